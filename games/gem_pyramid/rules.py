@@ -1,0 +1,352 @@
+"""Lucent (Fat Elf Games, 2020), rulebook ../shared/rulebooks/gem-pyramid.txt.
+
+Order, as in every game module: constants, options, the game, helpers. Reconstructions (deck,
+colours, Geomancer rules, when a lone survivor stops) are argued in RULES.md beside this file.
+
+State (plain JSON):
+    players, options      as given to setup
+    game_no               1-based game of the series (the Points variant plays several)
+    rows                  9 lists; row r has 9 - r slots holding a kind or None
+    hands                 per seat, {kind: count}
+    removed               kinds set aside face down (Wildcard variant, spare Geomancers)
+    out                   per seat, True once the seat could not play (or emptied its hand)
+    turn                  the seat to act, or None when the game (series) is over
+    last_placer           the seat that placed the latest gem of this game
+    points                per seat, over the series
+    first                 the seat that opened this game
+    finished              True when the series is over
+"""
+
+from __future__ import annotations
+
+import copy
+from random import Random
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field, model_validator
+
+from games.protocol import Event, IllegalMove, Move, Outcome, State, ranking_from_scores
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
+WILD = "wild"
+GEOMANCER = "geomancer"
+KINDS: tuple[str, ...] = (*COLOURS, WILD, GEOMANCER)
+WILDS = frozenset({WILD, GEOMANCER})
+GEMS_PER_COLOUR = 9
+BASE_WIDTH = 9
+FOCUS_POS = 4
+WILDCARDS = 2
+
+
+class LucentOptions(BaseModel):
+    """The rulebook's variants, chosen when the room is made."""
+
+    points: bool = Field(False, description="Points variant: play a series of games for points.")
+    games: int = Field(3, ge=2, le=9, description="Games in a Points series.")
+    wildcard: bool = Field(
+        False, description="Wildcard variant: two random gems are swapped for two Wildcards."
+    )
+    geomancer: bool = Field(
+        False,
+        description="Geomancer Point variant: everyone gets a Geomancer (wild); "
+        "playing it as your last card scores a point.",
+    )
+    geomancer_focus: bool = Field(
+        False, description="Use a Geomancer as the Focus Gem (any colour may build on it)."
+    )
+
+    @model_validator(mode="after")
+    def _one_use_of_geomancers(self) -> LucentOptions:
+        if self.geomancer and self.geomancer_focus:
+            raise ValueError("Geomancers are either dealt to players or used as the Focus Gem.")
+        return self
+
+
+class GemPyramid:
+    """The game object registered as `gem-pyramid`."""
+
+    id: ClassVar[str] = "gem-pyramid"
+    title: ClassVar[str] = "Lucent"
+    description: ClassVar[str] = (
+        "Build a pyramid of coloured gems nine wide. A gem on a higher row rests on two gems and "
+        "matches one of them in colour. Run out of plays and you are out; the last to place wins."
+    )
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    Options: ClassVar[type[BaseModel]] = LucentOptions
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def setup(self, players: int, options: BaseModel, rng: Random) -> State:
+        opts = LucentOptions.model_validate(options.model_dump())
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove("bad_options", "Lucent is for 2 to 5 players.")
+        state: State = {
+            "players": players,
+            "options": opts.model_dump(),
+            "game_no": 0,
+            "points": [0] * players,
+            "finished": False,
+        }
+        return _deal(state, first=0, rng=rng)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return frozenset() if state["turn"] is None else frozenset({state["turn"]})
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["turn"] != seat:
+            return []
+        return _plays(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
+        if state["turn"] != seat:
+            raise IllegalMove("not_your_turn", "It is not your turn.")
+        _check_play(state, seat, move)
+        new = copy.deepcopy(state)
+        kind, row, pos = move["gem"], move["row"], move["pos"]
+        new["rows"][row][pos] = kind
+        new["hands"][seat][kind] -= 1
+        new["last_placer"] = seat
+        events = [Event(f"Seat {seat + 1} {self.describe(move)}.", data={"seat": seat, **move})]
+        if _hand_size(new["hands"][seat]) == 0:
+            events += _empty_hand(new, seat, kind)
+        events += _advance(new, seat, rng)
+        return new, events
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state["finished"]:
+            return None
+        scores = [float(p) for p in state["points"]]
+        best = max(scores)
+        winners = [seat for seat, score in enumerate(scores) if score == best]
+        if _scored(state["options"]):
+            reason = f"Most points after {state['game_no']} game(s)."
+        else:
+            reason = f"Seat {winners[0] + 1} placed the last gem."
+        return Outcome(scores, winners, ranking_from_scores(scores), reason)
+
+    def zombie_move(self, state: State, seat: int) -> Move:
+        return self.legal_moves(state, seat)[0]
+
+    # -- presentation --------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {
+            "rows": state["rows"],
+            "focus": {"row": 0, "pos": FOCUS_POS},
+            "hand": dict(state["hands"][seat]) if seat is not None else None,
+            "hand_sizes": [_hand_size(hand) for hand in state["hands"]],
+            "out": state["out"],
+            "turn": state["turn"],
+            "last_placer": state["last_placer"],
+            "points": state["points"],
+            "game_no": state["game_no"],
+            "games": state["options"]["games"] if state["options"]["points"] else 1,
+            "scored": _scored(state["options"]),
+            "colours": list(COLOURS),
+        }
+
+    def describe(self, move: Move) -> str:
+        where = "the base row" if move["row"] == 0 else f"row {move['row'] + 1}"
+        return f"placed a {move['gem']} gem on {where}, slot {move['pos'] + 1}"
+
+    def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
+        return move  # every placement is public
+
+    def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
+        """Re-deal every card the viewer cannot see, keeping each hidden hand's size."""
+        new = copy.deepcopy(state)
+        hidden_seats = [s for s in range(state["players"]) if s != viewer]
+        pool = [k for s in hidden_seats for k, n in state["hands"][s].items() for _ in range(n)]
+        pool += state["removed"]
+        sizes = [_hand_size(state["hands"][s]) for s in hidden_seats]
+        rng.shuffle(pool)
+        for s, size in zip(hidden_seats, sizes, strict=True):
+            new["hands"][s] = _count(pool[:size])
+            pool = pool[size:]
+        new["removed"] = pool
+        return new
+
+
+# -- dealing -----------------------------------------------------------------------------------
+
+
+def _deal(state: State, first: int, rng: Random) -> State:
+    """Deal a fresh game of the series into `state` (mutated: callers pass their own copy)."""
+    opts, players = state["options"], state["players"]
+    deck = [colour for colour in COLOURS for _ in range(GEMS_PER_COLOUR)]
+    rng.shuffle(deck)
+    removed: list[str] = []
+    if opts["wildcard"]:
+        removed, deck = deck[:WILDCARDS], [*deck[WILDCARDS:], *[WILD] * WILDCARDS]
+        rng.shuffle(deck)
+    hands = [[GEOMANCER] if opts["geomancer"] else [] for _ in range(players)]
+    rows: list[list[str | None]] = [[None] * (BASE_WIDTH - r) for r in range(BASE_WIDTH)]
+    if opts["geomancer_focus"]:
+        rows[0][FOCUS_POS] = GEOMANCER
+    share, spare = divmod(len(deck), players)
+    for seat in range(players):
+        hands[seat] += deck[seat * share : (seat + 1) * share]
+    leftover = deck[players * share :]
+    if spare and rows[0][FOCUS_POS] is None:
+        rows[0][FOCUS_POS], leftover = leftover[0], leftover[1:]
+    state.update(
+        game_no=state["game_no"] + 1,
+        rows=rows,
+        hands=[_count(hand) for hand in hands],
+        removed=removed + leftover,
+        out=[False] * players,
+        turn=first,
+        first=first,
+        last_placer=None,
+    )
+    return state
+
+
+def _count(kinds: list[str]) -> dict[str, int]:
+    counts = dict.fromkeys(KINDS, 0)
+    for kind in kinds:
+        counts[kind] += 1
+    return counts
+
+
+def _hand_size(hand: dict[str, int]) -> int:
+    return sum(hand.values())
+
+
+def _scored(opts: dict[str, Any]) -> bool:
+    return bool(opts["points"] or opts["geomancer"])
+
+
+# -- legality ----------------------------------------------------------------------------------
+
+
+def _open_slots(rows: list[list[str | None]]) -> list[tuple[int, int, frozenset[str] | None]]:
+    """Empty slots a gem may go in, each with the colours it may be (None: any colour)."""
+    base = rows[0]
+    if base[FOCUS_POS] is None:
+        return [(0, FOCUS_POS, None)]
+    slots: list[tuple[int, int, frozenset[str] | None]] = [
+        (0, pos, None)
+        for pos in range(BASE_WIDTH)
+        if base[pos] is None
+        and (
+            (pos > 0 and base[pos - 1] is not None)
+            or (pos < BASE_WIDTH - 1 and base[pos + 1] is not None)
+        )
+    ]
+    for row in range(1, BASE_WIDTH):
+        below = rows[row - 1]
+        for pos, here in enumerate(rows[row]):
+            left, right = below[pos], below[pos + 1]
+            if here is not None or left is None or right is None:
+                continue
+            if left in WILDS or right in WILDS:
+                slots.append((row, pos, None))
+            else:
+                slots.append((row, pos, frozenset({left, right})))
+    return slots
+
+
+def _plays(state: State, seat: int) -> list[Move]:
+    hand = state["hands"][seat]
+    kinds = [kind for kind in KINDS if hand[kind] > 0]
+    return [
+        {"type": "place", "gem": kind, "row": row, "pos": pos}
+        for row, pos, allowed in _open_slots(state["rows"])
+        for kind in kinds
+        if allowed is None or kind in WILDS or kind in allowed
+    ]
+
+
+def _check_play(state: State, seat: int, move: Any) -> None:
+    """Refuse anything but a legal placement, with a reason a person can act on."""
+    if not isinstance(move, dict) or move.get("type") != "place":
+        raise IllegalMove("bad_move", "A Lucent move is placing a gem: {type: 'place', …}.")
+    if set(move) != {"type", "gem", "row", "pos"}:
+        raise IllegalMove("bad_move", "A placement names exactly a gem, a row and a slot.")
+    kind, row, pos = move["gem"], move["row"], move["pos"]
+    if kind not in KINDS:
+        raise IllegalMove("bad_move", f"There is no gem called {kind!r}.")
+    if not (
+        type(row) is int
+        and type(pos) is int
+        and 0 <= row < BASE_WIDTH
+        and 0 <= pos < BASE_WIDTH - row
+    ):
+        raise IllegalMove("bad_move", "That slot is not on the pyramid.")
+    if state["hands"][seat][kind] == 0:
+        raise IllegalMove("illegal_move", f"You have no {kind} gem in your hand.")
+    if move not in _plays(state, seat):
+        raise IllegalMove("illegal_move", _why_not(state["rows"], row, pos))
+
+
+def _why_not(rows: list[list[str | None]], row: int, pos: int) -> str:
+    if rows[row][pos] is not None:
+        return "That slot already holds a gem."
+    if rows[0][FOCUS_POS] is None:
+        return "The first gem is the Focus Gem, in the middle of the base row."
+    if row == 0:
+        return "A base-row gem must sit right next to a gem already on the base row."
+    below = rows[row - 1]
+    if below[pos] is None or below[pos + 1] is None:
+        return "A gem on a higher row must rest on two gems."
+    return f"A gem there must match {below[pos]} or {below[pos + 1]}."
+
+
+# -- turn order and scoring --------------------------------------------------------------------
+
+
+def _empty_hand(state: State, seat: int, last_kind: str) -> list[Event]:
+    """A seat that played every card is done; in scored games it earns its points."""
+    state["out"][seat] = True
+    events = [Event(f"Seat {seat + 1} has played every gem.")]
+    if _scored(state["options"]):
+        state["points"][seat] += 1
+        events.append(Event(f"Seat {seat + 1} scores a point for an empty hand."))
+        if last_kind == GEOMANCER and state["options"]["geomancer"]:
+            state["points"][seat] += 1
+            events.append(Event(f"Seat {seat + 1} scores a point for a Geomancer played last."))
+    return events
+
+
+def _advance(state: State, seat: int, rng: Random) -> list[Event]:
+    """Pass the turn on, knocking out each seat that cannot play, and end the game when due."""
+    events: list[Event] = []
+    players = state["players"]
+    nxt = seat
+    for _ in range(players):
+        nxt = (nxt + 1) % players
+        if state["out"][nxt]:
+            continue
+        if _lone_survivor_stops(state, nxt):
+            break
+        if _plays(state, nxt):
+            state["turn"] = nxt
+            return events
+        state["out"][nxt] = True
+        events.append(Event(f"Seat {nxt + 1} cannot play and is out of this game."))
+    return events + _end_game(state, rng)
+
+
+def _lone_survivor_stops(state: State, seat: int) -> bool:
+    """With one seat left and nothing more to score, the last placer is already decided."""
+    alive = [s for s in range(state["players"]) if not state["out"][s]]
+    return alive == [seat] and not _scored(state["options"])
+
+
+def _end_game(state: State, rng: Random) -> list[Event]:
+    winner = state["last_placer"]
+    state["turn"] = None
+    events = [Event(f"Seat {winner + 1} placed the last gem and wins game {state['game_no']}.")]
+    if not _scored(state["options"]):
+        state["points"][winner] += 1
+        state["finished"] = True
+        return events
+    state["points"][winner] += 1
+    series_over = not state["options"]["points"] or state["game_no"] >= state["options"]["games"]
+    if series_over:
+        state["finished"] = True
+        return events
+    _deal(state, first=(state["first"] + 1) % state["players"], rng=rng)
+    return [*events, Event(f"Game {state['game_no']} is dealt; seat {state['first'] + 1} opens.")]

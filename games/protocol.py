@@ -1,0 +1,141 @@
+"""The Game protocol: the one interface between pure rule modules and the platform.
+
+Modelled on OpenSpiel's State API and boardgame.io's game definitions (see ../shared/design.md).
+A rule module is one object satisfying `Game`. It never imports from `app/`, does no I/O, keeps
+its state as plain JSON-safe data, draws randomness only from the `Random` it is handed, and lets
+state data out only through `view` (and `redact_move` for the move log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+State = dict[str, Any]
+"""A game's whole state: JSON-safe dicts, lists, strings, numbers, booleans and None only."""
+
+Move = dict[str, Any]
+"""A small JSON dict with a `"type"` key; one atomic step of play."""
+
+
+class IllegalMove(Exception):
+    """A move (or option set) the rules refuse. `code` is stable; `message` is for a person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One log entry produced by `apply`.
+
+    `to=None` makes it public; otherwise only the listed seats see it (a card drawn, a look
+    at a secret). `data` is structured detail for renderers, with the same visibility as `text`.
+    """
+
+    text: str
+    to: tuple[int, ...] | None = None
+    data: dict[str, Any] | None = None
+
+    def visible_to(self, viewer: int | None) -> bool:
+        """Whether `viewer` (a seat, or None for a spectator) may read this entry."""
+        return self.to is None or (viewer is not None and viewer in self.to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "to": list(self.to) if self.to is not None else None,
+            "data": self.data,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Event:
+        to = raw.get("to")
+        return cls(raw["text"], tuple(to) if to is not None else None, raw.get("data"))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: per-seat scores and ranks (1 is best, ties share a rank)."""
+
+    scores: list[float]
+    winners: list[int]
+    ranking: list[int]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": self.scores,
+            "winners": self.winners,
+            "ranking": self.ranking,
+            "reason": self.reason,
+        }
+
+
+def ranking_from_scores(scores: Sequence[float]) -> list[int]:
+    """Competition ranking per seat (higher score is better): scores 5, 7, 5 rank 2, 1, 2."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What the platform needs of a game. See design section 2 for the contract of each member."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    description: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[BaseModel]]
+
+    def setup(self, players: int, options: BaseModel, rng: Random) -> State:
+        """A new match. Raises `IllegalMove("bad_options", …)` if the options don't fit."""
+        ...
+
+    def to_act(self, state: State) -> frozenset[int]:
+        """Seats that may move now (several in simultaneous steps); empty exactly when over."""
+        ...
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """The complete list of legal moves for `seat` now; empty when it is not to act."""
+        ...
+
+    def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
+        """Pure: a new state and log entries. Raises `IllegalMove` for anything not legal.
+
+        Never mutates `state`.
+        """
+        ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see. The only exit for state data."""
+        ...
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else None."""
+        ...
+
+    def zombie_move(self, state: State, seat: int) -> Move:
+        """A legal default for a seat that left or timed out."""
+        ...
+
+    def describe(self, move: Move) -> str:
+        """One line of human text for a (redacted) move, for logs and the admin."""
+        ...
+
+    def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
+        """What `viewer` may see of a move `seat` made; None hides it entirely."""
+        ...
+
+    def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
+        """A copy of `state` with everything `viewer` may not see shuffled or changed.
+
+        Used by the conformance suite: `view(state, viewer)` must be identical for both.
+        """
+        ...

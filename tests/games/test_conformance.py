@@ -1,0 +1,143 @@
+"""One conformance suite for every registered game and every player count (OpenSpiel-style).
+
+Each case plays seeded random games to the end and checks the protocol's promises at every step.
+New games get all of this by registering. CONFORMANCE_GAMES scales the number of playouts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from random import Random
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from games import REGISTRY, Game, IllegalMove, Move, State
+from tests.games.playout import Playout, as_json, option_sets, random_move, replay, start, step
+
+GAMES_PER_CASE = int(os.environ.get("CONFORMANCE_GAMES", "24"))
+MAX_STEPS = 20_000
+
+CASES = [
+    pytest.param(game_id, players, id=f"{game_id}-{players}p")
+    for game_id, game in sorted(REGISTRY.items())
+    for players in range(game.min_players, game.max_players + 1)
+]
+
+
+def _viewers(game: Game, state: State, players: int) -> list[int | None]:
+    return [None, *range(players)]
+
+
+def _mutations(move: Move) -> list[Move]:
+    """Near misses of a legal move: each field nudged, blanked, or an extra field added."""
+    out: list[Move] = [{**move, "extra": 1}, {k: v for k, v in move.items() if k != "type"}]
+    for key, value in move.items():
+        for other in ("bogus", None, -1, 10**6, [], {}):
+            out.append({**move, key: other})
+        if isinstance(value, bool):
+            out.append({**move, key: not value})
+        elif isinstance(value, int):
+            out += [{**move, key: value + 1}, {**move, key: value - 1}]
+    return out
+
+
+JUNK: list[Any] = [{}, {"type": "no-such-move"}, {"type": None}, [], "place", None, 7]
+
+
+def _assert_refused(game: Game, state: State, seat: int, move: Any) -> None:
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalMove) as refused:
+        game.apply(state, seat, move, Random(0))
+    assert refused.value.code and refused.value.message, "a refusal needs a code and a sentence"
+    assert json.dumps(state, sort_keys=True) == before, "a refused move changed the state"
+
+
+def _check_state(game: Game, play: Playout, chooser: Random) -> None:
+    state, players = play.state, play.players
+    assert as_json(state) == state, "state must be plain JSON"
+    acting = game.to_act(state)
+    assert (not acting) == (game.outcome(state) is not None), "to_act empty exactly when over"
+    for viewer in _viewers(game, state, players):
+        view = game.view(state, viewer)
+        assert as_json(view) == view, "a view must be plain JSON"
+        scrambled = game.scramble_hidden(state, viewer, Random(chooser.random()))
+        assert game.view(scrambled, viewer) == view, f"view of {viewer} leaks hidden state"
+    for seat in range(players):
+        moves = game.legal_moves(state, seat)
+        if seat in acting:
+            assert moves, f"seat {seat} is to act but has no legal move"
+        else:
+            assert moves == [], f"seat {seat} is not to act but has legal moves"
+            if acting:
+                other = game.legal_moves(state, next(iter(acting)))
+                _assert_refused(game, state, seat, chooser.choice(other))
+    if not acting:
+        return
+    seat = chooser.choice(sorted(acting))
+    legal = game.legal_moves(state, seat)
+    for junk in JUNK:
+        _assert_refused(game, state, seat, junk)
+    for near in _mutations(chooser.choice(legal)):
+        if near not in legal:
+            _assert_refused(game, state, seat, near)
+
+
+def _check_move_log(game: Game, play: Playout) -> None:
+    for seat, move in play.moves:
+        assert isinstance(game.describe(move), str)
+        for viewer in [None, *range(play.players)]:
+            seen = game.redact_move(move, seat, viewer)
+            assert seen is None or as_json(seen) == seen
+            if seen is not None:
+                assert isinstance(game.describe(seen), str)
+    for event in play.events:
+        assert as_json(event.to_json()) == event.to_json()
+
+
+def _play_checked(game: Game, players: int, options: BaseModel, seed: str) -> Playout:
+    play = start(game, players, options, seed)
+    chooser = Random(f"conformance:{seed}")
+    while game.to_act(play.state):
+        assert len(play.moves) < MAX_STEPS, f"no end within {MAX_STEPS} moves"
+        _check_state(game, play, chooser)
+        before = json.dumps(play.state, sort_keys=True)
+        kept = play.state
+        step(play, *random_move(play, chooser))
+        assert json.dumps(kept, sort_keys=True) == before, "apply mutated its input"
+    _check_state(game, play, chooser)
+    return play
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_random_playouts_keep_the_protocol(game_id: str, players: int) -> None:
+    game = REGISTRY[game_id]
+    option_list = [o for o in option_sets(game) if _fits(game, players, o)]
+    for n in range(GAMES_PER_CASE):
+        options = option_list[n % len(option_list)]
+        seed = f"{game_id}:{players}:{n}"
+        play = _play_checked(game, players, options, seed)
+        outcome = game.outcome(play.state)
+        assert outcome is not None and len(outcome.scores) == players
+        assert set(outcome.winners) <= set(range(players))
+        assert sorted(outcome.ranking)[0] == 1
+        _check_move_log(game, play)
+        assert replay(game, players, options, seed, play.moves) == play.state, "replay differs"
+
+
+def _fits(game: Game, players: int, options: BaseModel) -> bool:
+    try:
+        start(game, players, options, "probe")
+    except IllegalMove:
+        return False
+    return True
+
+
+def test_every_game_describes_itself() -> None:
+    assert REGISTRY, "no game is registered"
+    for game in REGISTRY.values():
+        assert isinstance(game, Game)
+        assert game.title and game.description and 1 <= game.min_players <= game.max_players
+        assert game.Options.model_json_schema()["type"] == "object"

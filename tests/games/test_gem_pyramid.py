@@ -1,0 +1,192 @@
+"""Lucent: one test per rule of the book, from hand-made states, plus random-game properties."""
+
+from __future__ import annotations
+
+import copy
+from random import Random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import IllegalMove
+from games.gem_pyramid.rules import COLOURS, FOCUS_POS, GemPyramid, LucentOptions, _count
+from tests.games.playout import play_random
+
+GAME = GemPyramid()
+
+
+def new(players: int, **options: object) -> dict:
+    return GAME.setup(players, LucentOptions(**options), Random(1))
+
+
+def board(state: dict, placed: dict[tuple[int, int], str], hand: list[str], seat: int = 0) -> dict:
+    """A hand-made position: the given gems on the pyramid and `hand` for `seat`."""
+    state = copy.deepcopy(state)
+    state["rows"] = [[None] * (9 - r) for r in range(9)]
+    for (row, pos), kind in placed.items():
+        state["rows"][row][pos] = kind
+    state["hands"][seat] = _count(hand)
+    state["turn"] = seat
+    return state
+
+
+def place(gem: str, row: int, pos: int) -> dict:
+    return {"type": "place", "gem": gem, "row": row, "pos": pos}
+
+
+def spots(state: dict, seat: int = 0) -> set[tuple[int, int]]:
+    return {(m["row"], m["pos"]) for m in GAME.legal_moves(state, seat)}
+
+
+@pytest.mark.parametrize(
+    ("players", "hand", "focus_dealt"),
+    [(2, 22, True), (3, 15, False), (4, 11, True), (5, 9, False)],
+)
+def test_deal_is_even_and_the_spare_card_is_the_focus_gem(players, hand, focus_dealt):
+    state = new(players)
+    assert [sum(h.values()) for h in state["hands"]] == [hand] * players
+    assert (state["rows"][0][FOCUS_POS] is not None) == focus_dealt
+    assert state["turn"] == 0, "the player left of the dealer (seat 1) opens"
+
+
+def test_without_a_focus_gem_the_opener_places_any_gem_as_focus():
+    state = new(3)
+    moves = GAME.legal_moves(state, 0)
+    assert {(m["row"], m["pos"]) for m in moves} == {(0, FOCUS_POS)}
+    assert {m["gem"] for m in moves} == {c for c, n in state["hands"][0].items() if n}
+
+
+def test_base_row_gems_go_next_to_a_base_row_gem():
+    state = board(new(2), {(0, 4): "red"}, ["blue"])
+    assert spots(state) == {(0, 3), (0, 5)}
+    with pytest.raises(IllegalMove, match="next to"):
+        GAME.apply(state, 0, place("blue", 0, 6), Random(0))
+
+
+def test_base_row_stops_four_either_side_of_the_focus():
+    placed = {(0, p): "red" for p in range(0, 9)}
+    del placed[(0, 0)]
+    state = board(new(2), placed, ["blue"])
+    assert (0, 0) in spots(state)
+    with pytest.raises(IllegalMove, match="not on the pyramid"):
+        GAME.apply(state, 0, place("blue", 0, 9), Random(0))
+    with pytest.raises(IllegalMove, match="not on the pyramid"):
+        GAME.apply(state, 0, place("blue", 0, -1), Random(0))
+
+
+def test_higher_gem_rests_on_two_and_matches_one_of_them():
+    state = board(new(2), {(0, 3): "red", (0, 4): "blue", (0, 5): "green"}, ["red", "yellow"])
+    legal = {(m["gem"], m["row"], m["pos"]) for m in GAME.legal_moves(state, 0)}
+    assert ("red", 1, 3) in legal
+    assert ("yellow", 1, 3) not in legal and ("red", 1, 4) not in legal
+    with pytest.raises(IllegalMove, match="match blue or green"):
+        GAME.apply(state, 0, place("red", 1, 4), Random(0))
+    with pytest.raises(IllegalMove, match="rest on two"):
+        GAME.apply(state, 0, place("red", 1, 5), Random(0))
+
+
+def test_higher_rows_need_no_neighbour_on_their_own_row():
+    placed = {(0, p): "red" for p in range(9)}
+    state = board(new(2), placed, ["red"])
+    assert {(1, p) for p in range(8)} <= spots(state)
+
+
+def test_wildcard_supports_any_colour_and_fits_anywhere():
+    state = board(
+        new(2, wildcard=True), {(0, 3): "wild", (0, 4): "blue", (0, 5): "green"}, ["yellow", "wild"]
+    )
+    legal = {(m["gem"], m["row"], m["pos"]) for m in GAME.legal_moves(state, 0)}
+    assert ("yellow", 1, 3) in legal, "a gem on a wildcard may be any colour"
+    assert ("wild", 1, 4) in legal, "a wildcard goes where any colour would"
+    assert ("yellow", 1, 4) not in legal
+
+
+def test_wildcard_variant_swaps_two_gems_for_two_wildcards():
+    state = new(3, wildcard=True)
+    total = _count([])
+    for hand in state["hands"]:
+        for kind, n in hand.items():
+            total[kind] += n
+    assert total["wild"] == 2 and sum(total[c] for c in COLOURS) == 43
+    assert len(state["removed"]) == 2
+
+
+def test_seat_with_no_play_is_out_and_play_continues_without_it():
+    state = board(new(3), {(0, 4): "red", (0, 3): "blue"}, ["red", "red"])
+    state["hands"][1] = _count([])  # seat 2 will have nothing to play
+    state["hands"][2] = _count(["green", "green"])
+    after, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    assert after["out"][1] and after["turn"] == 2
+    assert any("cannot play" in e.text for e in events)
+    assert 1 not in GAME.to_act(after)
+
+
+def test_last_player_to_place_wins():
+    state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count([])
+    after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == [0]
+    assert GAME.to_act(after) == frozenset()
+
+
+def test_points_variant_plays_a_series_and_scores_last_placer_and_empty_hands():
+    state = board(new(2, points=True, games=2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count([])
+    after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    # Seat 1 emptied its hand (+1), seat 2 could not play, seat 1 placed last (+1).
+    assert after["points"] == [2, 0]
+    assert after["game_no"] == 2 and after["turn"] == 1, "the next game opens one seat on"
+    assert GAME.outcome(after) is None
+
+
+def test_geomancer_is_dealt_to_everyone_and_scores_when_played_last():
+    state = new(3, geomancer=True)
+    assert all(hand["geomancer"] == 1 for hand in state["hands"])
+    state = board(state, {(0, 4): "red"}, ["geomancer"])
+    state["hands"][1] = _count([])
+    state["hands"][2] = _count([])
+    after, _ = GAME.apply(state, 0, place("geomancer", 0, 5), Random(0))
+    assert after["points"][0] == 3, "empty hand, Geomancer last, last placer"
+
+
+def test_geomancer_can_be_the_focus_gem():
+    state = new(3, geomancer_focus=True)
+    assert state["rows"][0][FOCUS_POS] == "geomancer"
+    with pytest.raises(ValueError):
+        LucentOptions(geomancer=True, geomancer_focus=True)
+
+
+def test_other_hands_are_hidden_from_each_seat_and_spectators():
+    state = new(4)
+    assert GAME.view(state, 1)["hand"] == state["hands"][1]
+    assert GAME.view(state, None)["hand"] is None
+    assert "hands" not in GAME.view(state, 0) and "removed" not in GAME.view(state, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    seed=st.integers(0, 10**9),
+    wildcard=st.booleans(),
+    scored=st.booleans(),
+)
+def test_random_games_conserve_cards_and_keep_the_pyramid_sound(players, seed, wildcard, scored):
+    options = LucentOptions(wildcard=wildcard, points=scored, games=2)
+    play = play_random(GAME, players, options, str(seed))
+    state = play.state
+    placed = [k for row in state["rows"] for k in row if k is not None]
+    in_hands = sum(n for hand in state["hands"] for n in hand.values())
+    assert len(placed) + in_hands + len(state["removed"]) == 45 + (2 if wildcard else 0)
+    rows = state["rows"]
+    for r in range(1, 9):
+        for p, kind in enumerate(rows[r]):
+            if kind is None:
+                continue
+            below = {rows[r - 1][p], rows[r - 1][p + 1]}
+            assert None not in below
+            assert kind == "wild" or "wild" in below or kind in below
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners
+    assert sum(state["points"]) >= (2 if scored else 1)
