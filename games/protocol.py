@@ -78,6 +78,14 @@ class Outcome:
         }
 
 
+def match_rng(seed: str, version: int) -> Random:
+    """The RNG the platform hands to `setup` (version 0) and to the move that makes `version`.
+
+    Seeded from the match seed and the version alone, so seed + move log replays exactly.
+    """
+    return Random(f"{seed}:{version}")
+
+
 def ranking_from_scores(scores: Sequence[float]) -> list[int]:
     """Competition ranking per seat (higher score is better): scores 5, 7, 5 rank 2, 1, 2."""
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]

@@ -9,11 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from games import Event, Game, Move, State
-
-
-def match_rng(seed: str, version: int) -> Random:
-    """The RNG the platform hands to setup (version 0) and to the move making `version`."""
-    return Random(f"{seed}:{version}")
+from games.protocol import match_rng
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""Routes: thin handlers over the room service, the move pipeline and the Hall."""

@@ -1,0 +1,179 @@
+"""Players, games and rooms: the REST half of the wire contract."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field, StringConstraints
+from sqlalchemy import select
+
+from app import rooms
+from app.api.deps import CurrentPlayer, HallDep, MaybePlayer, SessionDep
+from app.auth import hash_token, new_token
+from app.db import transaction
+from app.errors import ApiError
+from app.models import MoveRow, Player, Room, Seat
+from games import REGISTRY, Event
+
+router = APIRouter(prefix="/api")
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class NewPlayer(BaseModel):
+    name: Name
+
+
+class NewRoom(BaseModel):
+    game: str
+    options: dict[str, Any] | None = None
+    seats: int | None = Field(None, ge=1, le=16)
+    private: bool = True
+
+
+class SeatChoice(BaseModel):
+    seat: int | None = Field(None, ge=0)
+
+
+class BotSeat(BaseModel):
+    seat: int = Field(ge=0)
+
+
+@router.get("/health")
+async def health() -> dict[str, bool]:
+    return {"ok": True}
+
+
+@router.post("/players", status_code=201)
+async def create_player(body: NewPlayer, session: SessionDep) -> dict[str, str]:
+    token = new_token()
+    player = Player(id=secrets.token_hex(8), name=body.name, token_hash=hash_token(token))
+    session.add(player)
+    await session.commit()
+    return {"id": player.id, "name": player.name, "token": token}
+
+
+@router.get("/players/me")
+async def whoami(player: CurrentPlayer) -> dict[str, str]:
+    return {"id": player.id, "name": player.name}
+
+
+@router.get("/games")
+async def list_games() -> list[dict[str, Any]]:
+    return [{"id": g.id, "title": g.title, "description": g.description,
+             "min_players": g.min_players, "max_players": g.max_players,
+             "options_schema": g.Options.model_json_schema()}
+            for g in REGISTRY.values()]
+
+
+@router.post("/rooms", status_code=201)
+async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
+                      hall: HallDep) -> dict[str, Any]:
+    async with transaction(session):
+        room = await rooms.create_room(session, player, body.game, body.options, body.seats,
+                                       body.private)
+        payload = await rooms.room_payload(session, room)
+    return payload
+
+
+@router.get("/rooms")
+async def open_rooms(session: SessionDep) -> list[dict[str, Any]]:
+    found = await session.scalars(select(Room).where(Room.status == "lobby",
+                                                     Room.private.is_(False))
+                                  .order_by(Room.created_at.desc()).limit(100))
+    listed = [await rooms.room_payload(session, room) for room in found]
+    return [r for r in listed if any(s["player"] is None and s["bot"] is None
+                                     for s in r["seats"])]
+
+
+@router.get("/rooms/{code}")
+async def get_room(code: str, session: SessionDep) -> dict[str, Any]:
+    return await rooms.room_payload(session, await rooms.get_room(session, code))
+
+
+async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
+                  *args: Any) -> dict[str, Any]:
+    """Run one seat/status change in a transaction, tell every process, answer the room."""
+    async with transaction(session):
+        room = await rooms.get_room(session, code, for_update=True)
+        await action(session, room, *args)
+        await hall.room_changed(room.code, session)
+    await hall.after_room_change(room.code)
+    async with transaction(session):
+        return await rooms.room_payload(session, room)
+
+
+@router.post("/rooms/{code}/join")
+async def join_room(code: str, player: CurrentPlayer, session: SessionDep, hall: HallDep,
+                    body: SeatChoice | None = None) -> dict[str, Any]:
+    return await _change(code, session, hall, rooms.join, player, body.seat if body else None)
+
+
+@router.post("/rooms/{code}/leave")
+async def leave_room(code: str, player: CurrentPlayer, session: SessionDep,
+                     hall: HallDep) -> dict[str, Any]:
+    payload = await _change(code, session, hall, rooms.leave, player)
+    hall.bots.wake(payload["code"])
+    return payload
+
+
+@router.post("/rooms/{code}/bots")
+async def add_bot(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
+                  hall: HallDep) -> dict[str, Any]:
+    return await _change(code, session, hall, rooms.add_bot, player, body.seat)
+
+
+@router.post("/rooms/{code}/start")
+async def start_room(code: str, player: CurrentPlayer, session: SessionDep,
+                     hall: HallDep) -> dict[str, Any]:
+    payload = await _change(code, session, hall, rooms.start, player)
+    hall.bots.wake(payload["code"])
+    return payload
+
+
+@router.post("/rooms/{code}/again", status_code=201)
+async def play_again(code: str, player: CurrentPlayer, session: SessionDep,
+                     hall: HallDep) -> dict[str, Any]:
+    """A new room for the same game and options; the old room points everyone to it."""
+    async with transaction(session):
+        old = await rooms.get_room(session, code, for_update=True)
+        if old.next_room:
+            return await rooms.room_payload(session, await rooms.get_room(session, old.next_room))
+        seats = await rooms.seats_of(session, old.code)
+        if player.id not in {s.player_id for s in seats} and player.id != old.host_id:
+            raise ApiError(403, "not_seated", "Only the players of this room can start a "
+                           "new game from it.")
+        new = await rooms.create_room(session, player, old.game, old.options, len(seats),
+                                      old.private)
+        old.next_room = new.code
+        await hall.room_changed(old.code, session)
+        payload = await rooms.room_payload(session, new)
+    await hall.after_room_change(old.code)
+    return payload
+
+
+@router.get("/rooms/{code}/moves")
+async def move_log(code: str, session: SessionDep, viewer: MaybePlayer) -> list[dict[str, Any]]:
+    """The log as this caller may see it: redacted while playing, whole once finished."""
+    room = await rooms.get_room(session, code)
+    game = REGISTRY[room.game]
+    seat = None
+    if viewer is not None:
+        seat = await session.scalar(select(Seat.seat).where(Seat.room_code == room.code,
+                                                            Seat.player_id == viewer.id))
+    full = room.status == "finished"
+    rows = await session.scalars(select(MoveRow).where(MoveRow.room_code == room.code)
+                                 .order_by(MoveRow.version))
+    log = []
+    for row in rows:
+        shown = row.move if full else game.redact_move(row.move, row.seat, seat)
+        events = [Event.from_json(e) for e in row.events]
+        log.append({
+            "version": row.version,
+            "seat": row.seat,
+            "move": shown,
+            "text": game.describe(shown) if shown is not None else "made a hidden move",
+            "events": [e.to_json() for e in events if full or e.visible_to(seat)],
+        })
+    return log

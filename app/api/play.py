@@ -1,0 +1,170 @@
+"""The websocket: `state` pushes out, `move` messages in, each answered with `ack` or `error`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy import update
+
+from app.api.deps import get_hall
+from app.auth import player_for_token
+from app.errors import ApiError
+from app.hall import Hall
+from app.models import Seat
+from app.moves import Mover, submit_move
+from app.rooms import get_room, seats_of
+from app.snapshot import state_message
+from app.sockets import Client
+
+router = APIRouter()
+MAX_CLIENT_ID = 64
+
+
+class RateLimit:
+    """A token bucket per connection: bursts are fine, floods are refused."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self._rate, self._burst = per_second, burst
+        self._tokens, self._at = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+def _error(code: str, message: str, move_id: Any = None) -> dict[str, Any]:
+    return {"type": "error", "id": move_id, "code": code, "message": message}
+
+
+@router.websocket("/api/rooms/{code}/ws")
+async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
+    hall = get_hall(ws)  # type: ignore[arg-type]
+    await ws.accept()
+    try:
+        client = await _admit(hall, ws, code, token)
+    except ApiError as exc:
+        await ws.send_text(orjson.dumps(_error(exc.code, exc.message)).decode())
+        await ws.close(code=4000 + exc.status)
+        return
+    pump = asyncio.create_task(client.pump())
+    try:
+        await _greet(hall, client)
+        await _serve(hall, client)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hall.sockets.remove(client)
+        client.close()
+        pump.cancel()
+        if client.seat is not None:
+            await _count_connection(hall, client, -1)
+
+
+async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
+    async with hall.sessions() as session:
+        room = await get_room(session, code)
+        player = await player_for_token(session, token)
+        seat = None
+        if player is not None:
+            seat = next((s.seat for s in await seats_of(session, room.code)
+                         if s.player_id == player.id), None)
+    client = Client(ws, room.code, seat, player.id if player else None)
+    hall.sockets.add(client)
+    return client
+
+
+async def _greet(hall: Hall, client: Client) -> None:
+    """A (re)connecting client gets the room and the current state at once."""
+    if client.seat is not None:
+        await _count_connection(hall, client, +1)
+    room = await hall.room_message(client.room)
+    snap = await hall.load_snapshot(client.room)
+    if room is not None:
+        client.send(room)
+    if snap is not None:
+        client.send(state_message(snap, client.seat))
+
+
+async def _count_connection(hall: Hall, client: Client, delta: int) -> None:
+    async with hall.sessions() as session, session.begin():
+        await session.execute(update(Seat).where(
+            Seat.room_code == client.room, Seat.seat == client.seat,
+            Seat.player_id == client.player_id).values(connections=Seat.connections + delta))
+        await hall.room_changed(client.room, session)
+    await hall.after_room_change(client.room)
+
+
+async def _serve(hall: Hall, client: Client) -> None:
+    limit = RateLimit(hall.settings.rate_per_second, hall.settings.rate_burst)
+    while True:
+        raw = await client.ws.receive()
+        if raw["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(raw.get("code", 1000))
+        text = raw.get("text")
+        if text is None:
+            client.send(_error("bad_message", "Send JSON text frames, not binary."))
+            continue
+        if len(text.encode()) > hall.settings.max_message_bytes:
+            client.send(_error("message_too_large", f"Messages are limited to "
+                               f"{hall.settings.max_message_bytes} bytes."))
+            continue
+        if not limit.allow():
+            client.send(_error("rate_limited", "Too many messages; slow down a little."))
+            continue
+        await _handle(hall, client, text)
+
+
+async def _handle(hall: Hall, client: Client, text: str) -> None:
+    try:
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        client.send(_error("bad_message", "That message is not valid JSON."))
+        return
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        client.send(_error("bad_message", "A message is a JSON object with a string 'type'."))
+        return
+    if message["type"] == "ping":
+        client.send({"type": "pong"})
+    elif message["type"] == "move":
+        await _move(hall, client, message)
+    else:
+        client.send(_error("unknown_type", f"There is no message type {message['type']!r}; "
+                           "send 'move' or 'ping'."))
+
+
+def _move_fields(message: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
+    move_id, version, move = message.get("id"), message.get("version"), message.get("move")
+    if not isinstance(move_id, str) or not 0 < len(move_id) <= MAX_CLIENT_ID:
+        raise ApiError(400, "bad_message", f"A move needs an 'id': a string of 1 to "
+                       f"{MAX_CLIENT_ID} characters, unique per move.")
+    if type(version) is not int:
+        raise ApiError(400, "bad_message", "A move needs the 'version' of the state it was "
+                       "chosen on, as a whole number.")
+    if not isinstance(move, dict):
+        raise ApiError(400, "bad_message", "A move needs a 'move' object.")
+    return move_id, version, move
+
+
+async def _move(hall: Hall, client: Client, message: dict[str, Any]) -> None:
+    raw_id = message.get("id")
+    try:
+        move_id, version, move = _move_fields(message)
+        made = await submit_move(hall, client.room, Mover(player_id=client.player_id),
+                                 move_id, version, move)
+    except ApiError as exc:
+        client.send(_error(exc.code, exc.message, raw_id if isinstance(raw_id, str) else None))
+        if exc.code == "stale":
+            snap = await hall.load_snapshot(client.room)
+            if snap is not None:
+                client.send(state_message(snap, client.seat))
+        return
+    client.send({"type": "ack", "id": move_id, "version": made})

@@ -1,0 +1,48 @@
+"""Anonymous identities: a player is whoever holds the bearer token issued at creation."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import ApiError
+from app.models import Player
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """Only the hash is stored: a leaked database does not let anyone play as anyone."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def player_for_token(session: AsyncSession, token: str | None) -> Player | None:
+    if not token:
+        return None
+    found = await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    if found is None:
+        raise ApiError(401, "bad_token", "That player token is not known here; "
+                       "create a player again.")
+    return found
+
+
+def bearer(header: str | None) -> str | None:
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "Send the token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+def check_admin(expected: str | None, token: str | None) -> None:
+    if not expected:
+        raise ApiError(403, "admin_disabled", "Admin is off: the server has no ADMIN_TOKEN set.")
+    if token is None or not hmac.compare_digest(token, expected):
+        raise ApiError(403, "not_admin", "That is not the admin token.")

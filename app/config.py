@@ -1,0 +1,42 @@
+"""Settings, read once from the environment (and a `.env` file if present)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = f"sqlite+aiosqlite:///{ROOT / 'data' / 'ziggurat.db'}"
+    admin_token: str | None = None
+    bot_delay_ms: int = 350
+    max_message_bytes: int = 16_384
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    static_dir: Path = ROOT / "static"
+
+    @property
+    def async_database_url(self) -> str:
+        """The URL with an async driver, whatever spelling the operator used."""
+        url = self.database_url
+        for plain, driver in (("postgres://", "postgresql+asyncpg://"),
+                              ("postgresql://", "postgresql+asyncpg://"),
+                              ("sqlite://", "sqlite+aiosqlite://")):
+            if url.startswith(plain):
+                return driver + url[len(plain):]
+        return url
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.async_database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

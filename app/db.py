@@ -1,0 +1,58 @@
+"""The async engine and sessions, for Postgres (production) or SQLite (the embedded default)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An engine with fast JSON and, on SQLite, WAL and a busy timeout for one writer at a time."""
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, json_serializer=_dumps, json_deserializer=orjson.loads)
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(conn: Any, _: Any) -> None:
+            cursor = conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=10000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, json_serializer=_dumps, json_deserializer=orjson.loads,
+                               pool_size=20, max_overflow=10)
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+@asynccontextmanager
+async def transaction(session: AsyncSession) -> AsyncIterator[None]:
+    """Commit on success, roll back on error, whether or not a transaction already began
+    (the request's identity lookup autobegins one)."""
+    try:
+        yield
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise

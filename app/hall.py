@@ -1,0 +1,120 @@
+"""The Hall: one per process, wiring the database, the fan-out hub, sockets, locks and bots."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy import select
+
+from app.bots import BotDriver
+from app.config import Settings
+from app.db import make_engine, make_sessionmaker
+from app.hub import make_hub
+from app.models import MoveRow, Room
+from app.moves import RoomLocks, error_text
+from app.rooms import room_payload
+from app.snapshot import Snapshot
+from app.sockets import RoomSockets
+
+log = logging.getLogger(__name__)
+
+
+class Hall:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        url = settings.async_database_url
+        self.engine = make_engine(url)
+        self.sessions = make_sessionmaker(self.engine)
+        self.hub = make_hub(url)
+        self.sockets = RoomSockets()
+        self.locks = RoomLocks(single_writer=settings.is_sqlite)
+        self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
+        # Names this process in its own notifications, so that it does not relay them twice.
+        self.origin = secrets.token_hex(4)
+
+    async def start(self) -> None:
+        await self.hub.start(self.on_notify)
+        await self._wake_waiting_bots()
+
+    async def stop(self) -> None:
+        await self.bots.stop()
+        await self.hub.stop()
+        await self.engine.dispose()
+
+    async def _wake_waiting_bots(self) -> None:
+        """After a restart, rooms whose bots were mid-game carry on."""
+        async with self.sessions() as session:
+            codes = await session.scalars(select(Room.code).where(Room.status == "active"))
+            for code in codes:
+                self.bots.wake(code)
+
+    # -- pushing -----------------------------------------------------------------------------
+
+    def push(self, snap: Snapshot, force: bool = False) -> None:
+        self.sockets.push_state(snap, lambda exc: self._errored_later(snap.code, exc), force)
+
+    def _errored_later(self, code: str, exc: BaseException) -> None:
+        asyncio.get_running_loop().create_task(self.mark_errored(code, exc))
+
+    async def load_snapshot(self, code: str) -> Snapshot | None:
+        async with self.sessions() as session:
+            room = await session.get(Room, code)
+            if room is None:
+                return None
+            events = await session.scalar(select(MoveRow.events).where(
+                MoveRow.room_code == code, MoveRow.version == room.version)) or []
+            return Snapshot(code, room.game, room.status, room.version, room.state, events)
+
+    async def room_message(self, code: str) -> dict[str, Any] | None:
+        async with self.sessions() as session:
+            room = await session.get(Room, code)
+            if room is None:
+                return None
+            return {"type": "room", "room": await room_payload(session, room)}
+
+    async def on_notify(self, payload: str) -> None:
+        """Another process (or this one, on Postgres) committed a change to a room."""
+        kind, code, detail = [*payload.split(":", 2), ""][:3]
+        if not self.sockets.has_room(code) or (kind != "state" and detail == self.origin):
+            return
+        try:
+            if kind in ("room", "reset"):
+                message = await self.room_message(code)
+                if message is not None:
+                    self.sockets.push_raw(code, message)
+            snap = await self.load_snapshot(code)
+            if snap is not None:
+                self.push(snap, force=kind == "reset")
+        except Exception:
+            log.exception("could not relay %s", payload)
+
+    async def room_changed(self, code: str, session: Any, reset: bool = False) -> None:
+        """Inside the writer's transaction: tell every process the room's seats or status moved.
+
+        `reset` (an admin rollback) makes every process push the state even at an old version.
+        """
+        await self.hub.notify_in(session, f"{'reset' if reset else 'room'}:{code}:{self.origin}")
+
+    async def after_room_change(self, code: str, force_state: bool = False) -> None:
+        """After commit, in this process: push the room and its state to local sockets."""
+        message = await self.room_message(code)
+        if message is not None:
+            self.sockets.push_raw(code, message)
+        snap = await self.load_snapshot(code)
+        if snap is not None:
+            self.push(snap, force=force_state)
+
+    async def mark_errored(self, code: str, exc: BaseException) -> None:
+        """A rule module raised: keep the traceback for the admin, pause only this room."""
+        log.error("room %s errored", code, exc_info=exc)
+        async with self.sessions() as session, session.begin():
+            room = await session.get(Room, code, with_for_update=True)
+            if room is None or room.status == "errored":
+                return
+            room.status = "errored"
+            room.error = error_text(exc)
+            await self.room_changed(code, session)
+        await self.after_room_change(code)

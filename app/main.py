@@ -1,0 +1,54 @@
+"""The ASGI app: `uvicorn app.main:app` serves the API, the websocket and the browser client."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.api import admin, lobby, play
+from app.config import Settings, get_settings
+from app.errors import install_handlers
+from app.hall import Hall
+from app.migrate import upgrade_to_head_async
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await upgrade_to_head_async(settings.async_database_url)
+        hall = Hall(settings)
+        await hall.start()
+        app.state.hall = hall
+        yield
+        await hall.stop()
+
+    app = FastAPI(title="Ziggurat", lifespan=lifespan)
+    install_handlers(app)
+    app.include_router(lobby.router)
+    app.include_router(play.router)
+    app.include_router(admin.router)
+    _serve_client(app, settings)
+    return app
+
+
+def _serve_client(app: FastAPI, settings: Settings) -> None:
+    """The browser client: static files, and index.html for `/` and every invite link."""
+    static = settings.static_dir
+    index = static / "index.html"
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/r/{code}", include_in_schema=False)
+    async def client_page(code: str | None = None) -> FileResponse:
+        return FileResponse(index)
+
+
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+app = create_app()

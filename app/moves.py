@@ -1,0 +1,187 @@
+"""The move pipeline: one transaction per move, committed before anyone hears of it.
+
+Lock the room (row lock on Postgres, plus an in-process lock that keeps waiters off the
+database), check who may move, apply the rules, write state and the move row, NOTIFY, commit;
+only then acknowledge and broadcast. A retried client id answers with the first result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.errors import ApiError
+from app.models import MoveRow, Room, Seat, utcnow
+from app.snapshot import Snapshot
+from games import REGISTRY, IllegalMove
+from games.protocol import match_rng
+
+if TYPE_CHECKING:
+    from app.hall import Hall
+
+
+class RoomLocks:
+    """One writer per room inside this process; with SQLite, one writer in all."""
+
+    def __init__(self, single_writer: bool) -> None:
+        self._single = asyncio.Lock() if single_writer else None
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+
+    def get(self, code: str) -> asyncio.Lock:
+        if self._single is not None:
+            return self._single
+        lock = self._locks.get(code)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[code] = lock
+        return lock
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """Who is moving: a player (seat looked up) or the platform on behalf of a seat."""
+
+    player_id: str | None = None
+    seat: int | None = None
+
+
+class RuleError(Exception):
+    """A rule module raised something other than IllegalMove: the room must be errored."""
+
+
+class AlreadyApplied(Exception):
+    """This client id already made a move: the answer is the version it made then."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+async def submit_move(hall: Hall, code: str, mover: Mover, client_id: str,
+                      seen_version: int | None, move: Any) -> int:
+    """Apply one move durably; returns the version it made (or made the first time)."""
+    async with hall.locks.get(code):
+        try:
+            snap, bots_to_act = await _commit_move(hall, code, mover, client_id, seen_version,
+                                                   move)
+        except AlreadyApplied as done:
+            return done.version
+        except IntegrityError:
+            # The same client id raced itself past the refusal check: answer the first result.
+            version = await _earlier_result(hall, code, mover, client_id)
+            if version is None:
+                raise ApiError(409, "conflict", "The room changed under this move; try again.")\
+                    from None
+            return version
+        except RuleError as exc:
+            await hall.mark_errored(code, exc.__cause__ or exc)
+            raise ApiError(409, "room_errored", "The game hit an internal error; the room is "
+                           "paused for the admin.") from None
+        hall.push(snap)
+    if bots_to_act:
+        hall.bots.wake(code)
+    return snap.version
+
+
+async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
+                       seen_version: int | None, move: Any) -> tuple[Snapshot, bool]:
+    async with hall.sessions() as session, session.begin():
+        room = await session.get(Room, code, with_for_update=True)
+        if room is None:
+            raise ApiError(404, "room_not_found", "That room does not exist.")
+        seats = list(await session.scalars(select(Seat).where(Seat.room_code == code)))
+        seat = mover.seat if mover.seat is not None else _seat_of(seats, mover.player_id)
+        try:
+            _check_room(room)
+            if seat is None:
+                raise ApiError(403, "not_seated", "You are watching: only seated players move.")
+            new_state, events = _apply(room, seat, seen_version, move)
+        except ApiError:
+            earlier = await _earlier_result(hall, code, mover, client_id, session)
+            if earlier is not None:
+                raise AlreadyApplied(earlier) from None
+            raise
+        room.state = new_state
+        room.version += 1
+        room.last_move_at = utcnow()
+        game = REGISTRY[room.game]
+        try:
+            over = game.outcome(new_state) is not None
+            acting = game.to_act(new_state)
+        except Exception as exc:
+            raise RuleError() from exc
+        if over:
+            room.status = "finished"
+        event_json = [e.to_json() for e in events]
+        session.add(MoveRow(room_code=code, version=room.version, seat=seat, client_id=client_id,
+                            move=move, events=event_json))
+        await session.flush()
+        await hall.hub.notify_in(session, f"state:{code}:{room.version}")
+        bots_to_act = not over and any(s.bot and s.seat in acting for s in seats)
+        return Snapshot(code, room.game, room.status, room.version, new_state, event_json), \
+            bots_to_act
+
+
+def _seat_of(seats: list[Seat], player_id: str | None) -> int | None:
+    return next((s.seat for s in seats if player_id and s.player_id == player_id), None)
+
+
+def _check_room(room: Room) -> None:
+    refusals = {
+        "lobby": ("not_started", "The game has not started yet."),
+        "finished": ("game_over", "The game is over."),
+        "aborted": ("game_over", "This room was closed."),
+        "errored": ("room_errored", "The game hit an internal error; the room is paused for "
+                    "the admin."),
+    }
+    if room.status in refusals:
+        code, message = refusals[room.status]
+        raise ApiError(409, code, message)
+
+
+def _apply(room: Room, seat: int, seen_version: int | None, move: Any) -> tuple[Any, list]:
+    game = REGISTRY[room.game]
+    try:
+        acting = game.to_act(room.state)
+    except Exception as exc:
+        raise RuleError() from exc
+    if seat not in acting:
+        raise ApiError(409, "not_your_turn", "It is not your turn.")
+    # In a turn-based step a move made on an older view is refused; in a simultaneous step
+    # (several seats to act) it is judged against the current state.
+    if seen_version is not None and seen_version != room.version and len(acting) == 1:
+        raise ApiError(409, "stale", "The game moved on since you chose that; here is the "
+                       "current state.")
+    try:
+        return game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1))
+    except IllegalMove as exc:
+        raise ApiError(422, "illegal_move", exc.message) from None
+    except Exception as exc:
+        raise RuleError() from exc
+
+
+async def _earlier_result(hall: Hall, code: str, mover: Mover, client_id: str,
+                          session: Any = None) -> int | None:
+    """The version a client id already made in this room, if it made one."""
+    query = select(MoveRow.version).where(MoveRow.room_code == code,
+                                          MoveRow.client_id == client_id)
+    if mover.seat is not None:
+        query = query.where(MoveRow.seat == mover.seat)
+    else:
+        query = query.join(Seat, (Seat.room_code == MoveRow.room_code)
+                           & (Seat.seat == MoveRow.seat)).where(Seat.player_id == mover.player_id)
+    if session is not None:
+        return await session.scalar(query)
+    async with hall.sessions() as fresh:
+        return await fresh.scalar(query)
+
+
+def error_text(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(exc))

@@ -1,0 +1,189 @@
+"""The room service: codes, seats, joining, bots, starting, rematches. Routes stay thin."""
+
+from __future__ import annotations
+
+import secrets
+from random import Random
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import ApiError
+from app.models import Player, Room, Seat
+from games import REGISTRY, Game, IllegalMove
+from games.protocol import State, match_rng
+
+# 31 symbols with no 0/o, 1/l/i look-alikes: 9 of them carry 44.6 bits, read aloud as abc-def-ghj.
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 9
+BOT_KIND = "random"
+
+
+def new_room_code() -> str:
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return f"{raw[:3]}-{raw[3:6]}-{raw[6:]}"
+
+
+def normalize_code(raw: str) -> str:
+    """Accept a code as people type it: any case, with or without dashes or spaces."""
+    letters = "".join(ch for ch in raw.lower() if ch.isalnum())
+    if len(letters) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in letters):
+        raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
+    return f"{letters[:3]}-{letters[3:6]}-{letters[6:]}"
+
+
+def game_or_error(game_id: str) -> Game:
+    game = REGISTRY.get(game_id)
+    if game is None:
+        raise ApiError(404, "unknown_game", f"There is no game called {game_id!r} here.")
+    return game
+
+
+def validate_options(game: Game, raw: dict[str, Any] | None, players: int) -> dict[str, Any]:
+    """Options as the game's model normalises them, checked against the player count."""
+    try:
+        options = game.Options.model_validate(raw or {})
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"])
+        text = problem["msg"].removeprefix("Value error, ")
+        raise ApiError(422, "bad_options", f"{where}: {text}" if where else text) from None
+    try:
+        game.setup(players, options, Random(0))  # a trial deal, discarded
+    except IllegalMove as exc:
+        raise ApiError(422, exc.code, exc.message) from None
+    return options.model_dump()
+
+
+async def get_room(session: AsyncSession, code: str, for_update: bool = False) -> Room:
+    room = await session.get(Room, normalize_code(code), with_for_update=for_update)
+    if room is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    return room
+
+
+async def seats_of(session: AsyncSession, code: str) -> list[Seat]:
+    return list(await session.scalars(select(Seat).where(Seat.room_code == code)
+                                      .order_by(Seat.seat)))
+
+
+async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
+    """The wire `room` object."""
+    rows = (await session.execute(
+        select(Seat, Player).outerjoin(Player, Seat.player_id == Player.id)
+        .where(Seat.room_code == room.code).order_by(Seat.seat))).all()
+    return {
+        "code": room.code,
+        "game": room.game,
+        "options": room.options,
+        "status": room.status,
+        "host": room.host_id,
+        "private": room.private,
+        "seats": [{"seat": seat.seat,
+                   "player": {"id": player.id, "name": player.name} if player else None,
+                   "bot": seat.bot,
+                   "connected": seat.bot is not None or seat.connections > 0}
+                  for seat, player in rows],
+        "version": room.version,
+        "next_room": room.next_room,
+    }
+
+
+async def create_room(session: AsyncSession, host: Player, game_id: str,
+                      options: dict[str, Any] | None, seat_count: int | None,
+                      private: bool) -> Room:
+    game = game_or_error(game_id)
+    seat_count = seat_count if seat_count is not None else game.min_players
+    if not game.min_players <= seat_count <= game.max_players:
+        raise ApiError(422, "bad_seats", f"{game.title} is for {game.min_players} to "
+                       f"{game.max_players} players, not {seat_count}.")
+    room = Room(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
+                private=private, seed=secrets.token_hex(16), version=0,
+                options=validate_options(game, options, seat_count))
+    session.add(room)
+    session.add_all(Seat(room_code=room.code, seat=n, connections=0,
+                         player_id=host.id if n == 0 else None) for n in range(seat_count))
+    await session.flush()
+    return room
+
+
+def _lobby_only(room: Room, action: str) -> None:
+    if room.status != "lobby":
+        raise ApiError(409, "room_started", f"You cannot {action}: this game has already "
+                       "started." if room.status == "active" else
+                       f"You cannot {action}: this room is {room.status}.")
+
+
+def _host_only(room: Room, player: Player, action: str) -> None:
+    if room.host_id != player.id:
+        raise ApiError(403, "not_host", f"Only the host can {action}.")
+
+
+def _seat(seats: list[Seat], number: int) -> Seat:
+    for seat in seats:
+        if seat.seat == number:
+            return seat
+    raise ApiError(422, "bad_seat", f"This room has no seat {number}.")
+
+
+async def join(session: AsyncSession, room: Room, player: Player, wanted: int | None) -> None:
+    seats = await seats_of(session, room.code)
+    if any(s.player_id == player.id for s in seats):
+        return  # already seated: joining again (a second tab, a retry) changes nothing
+    _lobby_only(room, "join")
+    if wanted is not None:
+        seat = _seat(seats, wanted)
+        if seat.player_id or seat.bot:
+            raise ApiError(409, "seat_taken", f"Seat {wanted} is already taken.")
+    else:
+        free = [s for s in seats if not s.player_id and not s.bot]
+        if not free:
+            raise ApiError(409, "room_full", "Every seat in this room is taken.")
+        seat = free[0]
+    seat.player_id = player.id
+
+
+async def leave(session: AsyncSession, room: Room, player: Player) -> None:
+    """Leave a seat: in the lobby it frees up; in a game a bot takes over the seat."""
+    seats = await seats_of(session, room.code)
+    mine = [s for s in seats if s.player_id == player.id]
+    if not mine:
+        raise ApiError(409, "not_seated", "You do not hold a seat in this room.")
+    seat = mine[0]
+    seat.player_id = None
+    seat.connections = 0
+    if room.status == "active":
+        seat.bot = BOT_KIND
+    humans = [s for s in seats if s.player_id]
+    if room.host_id == player.id:
+        if humans:
+            room.host_id = humans[0].player_id
+        elif room.status == "lobby":
+            room.status = "aborted"
+
+
+async def add_bot(session: AsyncSession, room: Room, player: Player, number: int) -> None:
+    _host_only(room, player, "add bots")
+    _lobby_only(room, "add a bot")
+    seat = _seat(await seats_of(session, room.code), number)
+    if seat.player_id or seat.bot:
+        raise ApiError(409, "seat_taken", f"Seat {number} is already taken.")
+    seat.bot = BOT_KIND
+
+
+async def start(session: AsyncSession, room: Room, player: Player) -> State:
+    _host_only(room, player, "start the game")
+    _lobby_only(room, "start")
+    seats = await seats_of(session, room.code)
+    empty = [s.seat for s in seats if not s.player_id and not s.bot]
+    if empty:
+        raise ApiError(409, "seats_empty", "Every seat needs a player or a bot before the game "
+                       f"starts; empty: {', '.join(str(n) for n in empty)}.")
+    game = REGISTRY[room.game]
+    options = game.Options.model_validate(room.options)
+    room.state = game.setup(len(seats), options, match_rng(room.seed, 0))
+    room.status = "active"
+    room.version = 0
+    return room.state

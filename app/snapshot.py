@@ -1,0 +1,47 @@
+"""A room's playable state at one version, and the per-seat `state` message built from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import REGISTRY, Event, Game
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What a push needs: the room's game state at `version` and the events that made it."""
+
+    code: str
+    game_id: str
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def game(self) -> Game:
+        return REGISTRY[self.game_id]
+
+
+def state_message(snap: Snapshot, seat: int | None) -> dict[str, Any]:
+    """The wire `state` message for one seat (None: a spectator). May raise if the rules do."""
+    if snap.state is None:
+        return {"type": "state", "version": snap.version, "seat": seat, "status": snap.status,
+                "view": None, "to_act": [], "legal_moves": [], "outcome": None, "events": []}
+    game = snap.game
+    to_act = sorted(game.to_act(snap.state))
+    outcome = game.outcome(snap.state)
+    may_move = snap.status == "active" and seat is not None and seat in to_act
+    events = [e for e in map(Event.from_json, snap.events) if e.visible_to(seat)]
+    return {
+        "type": "state",
+        "version": snap.version,
+        "seat": seat,
+        "status": snap.status,
+        "view": game.view(snap.state, seat),
+        "to_act": to_act,
+        "legal_moves": game.legal_moves(snap.state, seat) if may_move else [],
+        "outcome": outcome.to_json() if outcome else None,
+        "events": [e.to_json() for e in events],
+    }

@@ -1,0 +1,106 @@
+"""This process's websocket connections, grouped by room, each with its own send queue.
+
+A queue per connection keeps one slow browser from holding up a broadcast; a connection whose
+queue overflows is closed, and its client reconnects to the current state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from starlette.websockets import WebSocket
+
+from app.snapshot import Snapshot, state_message
+
+log = logging.getLogger(__name__)
+OUTBOX_LIMIT = 256
+
+
+@dataclass(eq=False)
+class Client:
+    """One open websocket: who it is, which seat it holds (None: spectator), what it was sent."""
+
+    ws: WebSocket
+    room: str
+    seat: int | None
+    player_id: str | None
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else orjson.dumps(message).decode()
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("closing a slow connection in room %s", self.room)
+            self.close()
+
+    def close(self) -> None:
+        while True:  # make room for the sentinel: nothing queued matters any more
+            try:
+                self.outbox.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.outbox.get_nowait()
+
+    async def pump(self) -> None:
+        """Write queued messages in order until closed."""
+        while (text := await self.outbox.get()) is not None:
+            await self.ws.send_text(text)
+
+
+class RoomSockets:
+    """Connections by room, and the last (version, status) pushed to each room."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, set[Client]] = defaultdict(set)
+        self._pushed: dict[str, tuple[int, str]] = {}
+
+    def add(self, client: Client) -> None:
+        self._rooms[client.room].add(client)
+
+    def remove(self, client: Client) -> None:
+        clients = self._rooms.get(client.room)
+        if clients is not None:
+            clients.discard(client)
+            if not clients:
+                del self._rooms[client.room]
+                self._pushed.pop(client.room, None)
+
+    def has_room(self, code: str) -> bool:
+        return code in self._rooms
+
+    def clients(self, code: str) -> list[Client]:
+        return list(self._rooms.get(code, ()))
+
+    def push_state(self, snap: Snapshot, on_rule_error: Callable[[BaseException], None],
+                   force: bool = False) -> None:
+        """Send every local connection its own view; skip versions already sent (or older)."""
+        clients = self._rooms.get(snap.code)
+        if not clients:
+            return
+        last = self._pushed.get(snap.code)
+        if not force and last is not None and (
+                snap.version < last[0] or (snap.version, snap.status) == last):
+            return
+        self._pushed[snap.code] = (snap.version, snap.status)
+        by_seat: dict[int | None, str] = {}
+        try:
+            for client in clients:
+                if client.seat not in by_seat:
+                    by_seat[client.seat] = orjson.dumps(state_message(snap, client.seat)).decode()
+        except Exception as exc:  # a rule module failed: the room errors, the server goes on
+            on_rule_error(exc)
+            return
+        for client in clients:
+            client.send(by_seat[client.seat])
+
+    def push_raw(self, code: str, message: dict[str, Any]) -> None:
+        text = orjson.dumps(message).decode()
+        for client in self._rooms.get(code, ()):
+            client.send(text)
