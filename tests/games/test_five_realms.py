@@ -1,0 +1,568 @@
+"""5 Realms: a test per rule and per character from hand-made states, and random-game properties."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from random import Random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import IllegalMove
+from games.five_realms.data import LAYOUT, TITANS, character_name, faces
+from games.five_realms.rules import FiveRealms, FiveRealmsOptions
+from games.five_realms.view import visible
+from tests.games.playout import play_random, replay, start, step
+
+GAME = FiveRealms()
+RNG = Random(0)
+
+
+# -- hand-made positions -----------------------------------------------------------------------
+
+
+def table(turn: int = 0) -> dict[str, Any]:
+    """A fresh game with Alkane emptied back into the deck, seat `turn` to place."""
+    state = GAME.setup(2, FiveRealmsOptions(), Random(7))
+    state["deck"] += list(state["square"].values())
+    state["square"] = {}
+    state["turn"] = turn
+    for seat in state["seats"]:
+        seat["throne"] = "feline"  # out of the way: no test below reaches a 3rd Feline
+    return state
+
+
+def take(state: dict, banner: str, character: str) -> str:
+    """Pull a card with this face out of the deck (so the 66 cards stay accounted for)."""
+    # From the bottom: a card put on top with `draw_next` stays there while its twin is free.
+    card = next(c for c in reversed(state["deck"])
+                if state["faces"][c] == {"banner": banner, "character": character})
+    state["deck"].remove(card)
+    return card
+
+
+def put(state: dict, x: int, y: int, banner: str, character: str = "king") -> str:
+    card = take(state, banner, character)
+    state["square"][f"{x},{y}"] = card
+    return card
+
+
+def draw_next(state: dict, banner: str, character: str = "king") -> str:
+    card = take(state, banner, character)
+    state["deck"].insert(0, card)
+    return card
+
+
+def council(state: dict, seat: int, *faces: tuple[str, str]) -> list[str]:
+    cards = [take(state, b, c) for b, c in faces]
+    for card in cards:
+        zone = "titans" if card_character(state, card) in TITANS else "council"
+        state["seats"][seat][zone].append(card)
+        state["public"].append(card)
+    return cards
+
+
+def influence(state: dict, seat: int, realm: str, count: int, character: str = "king") -> None:
+    """Give `seat` a column of `count` banners of `realm` (any characters)."""
+    chars = ["king", "queen", "witch", "warrior", "titan"] * 2
+    for n in range(count):
+        card = next(c for c in state["deck"] if state["faces"][c]["banner"] == realm
+                    and state["faces"][c]["character"] == chars[n])
+        state["deck"].remove(card)
+        state["seats"][seat]["influence"][realm].append(card)
+
+
+def card_character(state: dict, card: str) -> str:
+    return state["faces"][card]["character"]
+
+
+def play(state: dict, *moves: dict, seat: int | None = None) -> tuple[dict, list]:
+    """Apply moves in turn for the active seat, returning the last state and all events."""
+    events: list = []
+    for move in moves:
+        state, new = GAME.apply(state, state["turn"] if seat is None else seat, move, RNG)
+        events += new
+    return state, events
+
+
+def place(x: int, y: int) -> dict:
+    return {"type": "place", "x": x, "y": y}
+
+
+def kinds(state: dict) -> list[str]:
+    return [m["type"] for m in GAME.legal_moves(state, state["turn"])]
+
+
+def all_cards(state: dict) -> list[str]:
+    cards = state["deck"] + list(state["square"].values()) + state["hand"] + state["discard"]
+    for seat in state["seats"]:
+        cards += seat["council"] + seat["titans"]
+        cards += [c for column in seat["influence"].values() for c in column]
+    return cards
+
+
+def influence_setup(realm: str = "reptile", have: int = 1, collect: int = 2,
+                    turn: int = 0) -> dict:
+    """Seat `turn` has `have` banners of `realm` and is about to collect `collect` more."""
+    state = table(turn)
+    influence(state, turn, realm, have)
+    for x in range(collect - 1):
+        put(state, x, 0, realm, "titan" if x else "king")
+    draw_next(state, realm, "queen" if collect > 1 else "witch")
+    if collect == 1:
+        put(state, 0, 0, "imperial", "colonel")
+        put(state, 2, 0, realm, "warrior")
+    return state
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def test_setup_deals_alkane_from_a_clockwise_and_leaves_the_diagonal_empty():
+    state = GAME.setup(2, FiveRealmsOptions(), Random(1))
+    assert sorted(state["square"]) == sorted(f"{x},{y}" for x, y in LAYOUT)
+    assert all(f"{i},{i}" not in state["square"] for i in range(3))
+    assert len(state["deck"]) == 60 and len(state["faces"]) == 66
+    assert [s["castles"] for s in state["seats"]] == [2, 2]
+    assert state["seats"][0]["throne"] != state["seats"][1]["throne"]
+
+
+def test_the_box_holds_66_cards_two_of_each_character():
+    faces = list(GAME.setup(2, FiveRealmsOptions(), Random(1))["faces"].values())
+    assert len(faces) == 66
+    assert all(faces.count(f) == 2 for f in faces)
+    assert sum(f["banner"] == "imperial" for f in faces) == 8
+    assert sum(f["banner"] == "religious" for f in faces) == 8
+
+
+def test_card_ids_do_not_tell_the_character():
+    a = GAME.setup(2, FiveRealmsOptions(), Random(1))["faces"]
+    b = GAME.setup(2, FiveRealmsOptions(), Random(2))["faces"]
+    assert a != b
+
+
+def test_only_two_players():
+    with pytest.raises(IllegalMove):
+        GAME.setup(3, FiveRealmsOptions(), Random(1))
+
+
+# -- placement and collection ------------------------------------------------------------------
+
+
+def test_placement_is_next_to_a_card_inside_the_floating_3x3():
+    state = table()
+    put(state, 0, 0, "reptile")
+    put(state, 2, 0, "feline")
+    draw_next(state, "marine")
+    spots = {(m["x"], m["y"]) for m in GAME.legal_moves(state, 0)}
+    assert spots == {(1, 0), (0, 1), (2, 1), (0, -1), (2, -1)}, "not (-1,0), (3,0): 4 wide"
+
+
+def test_a_lone_pair_lets_the_square_float():
+    state = table()
+    put(state, 0, 0, "reptile")
+    put(state, 1, 0, "feline")
+    draw_next(state, "marine")
+    spots = {(m["x"], m["y"]) for m in GAME.legal_moves(state, 0)}
+    assert spots == {(-1, 0), (2, 0), (0, 1), (1, 1), (0, -1), (1, -1)}
+
+
+def test_same_banner_collects_the_connected_group_with_the_new_card():
+    state = table()
+    group = [put(state, 0, 0, "feline"), put(state, 0, 1, "feline", "queen")]
+    put(state, 2, 2, "feline", "witch")  # same banner, not connected
+    put(state, 2, 0, "raptor")  # a different banner next to the new card: mixed case
+    new = draw_next(state, "feline", "warrior")
+    state, _ = play(state, place(1, 0))
+    assert sorted(state["hand"]) == sorted([*group, new])
+    assert kinds(state) == ["recruit", "influence"]
+
+
+def test_different_banners_offer_a_choice_and_collect_that_banner_everywhere():
+    state = table()
+    raptors = [put(state, 0, 0, "raptor"), put(state, 2, 2, "raptor", "queen")]
+    put(state, 1, 1, "ursid")
+    put(state, 2, 1, "ursid", "queen")
+    new = draw_next(state, "feline")
+    state, _ = play(state, place(1, 0))
+    assert GAME.legal_moves(state, 0) == [{"type": "collect", "banner": "raptor"},
+                                          {"type": "collect", "banner": "ursid"}]
+    state, _ = play(state, {"type": "collect", "banner": "raptor"})
+    assert sorted(state["hand"]) == sorted(raptors)
+    assert new in state["square"].values(), "the placed card stays on Alkane"
+
+
+def test_the_square_is_dealt_again_when_one_card_is_left():
+    state = table()
+    put(state, 0, 0, "raptor")
+    put(state, 1, 0, "raptor", "queen")
+    last = put(state, 0, 2, "ursid")
+    draw_next(state, "raptor", "witch")
+    state, _ = play(state, place(2, 0), {"type": "influence"})
+    assert state["square"]["1,0"] == last, "the card left over goes to spot A"
+    assert len(state["square"]) == 6 and state["turn"] == 1
+
+
+# -- recruit -----------------------------------------------------------------------------------
+
+
+def recruit_setup(*faces: tuple[str, str]) -> dict:
+    """Seat 0 collects cards with these faces (same banner, a row from 0,0)."""
+    state = table()
+    for x, (banner, char) in enumerate(faces[:-1]):
+        put(state, x, 0, banner, char)
+    draw_next(state, *faces[-1])
+    state, _ = play(state, place(len(faces) - 1, 0))
+    return state
+
+
+def test_only_the_recruiter_sees_the_collected_characters():
+    state = recruit_setup(("marine", "king"), ("marine", "queen"))
+    assert all(c["character"] is None for c in GAME.view(state, 0)["hand"]), "not before recruit"
+    state, events = play(state, {"type": "recruit"})
+    assert {c["name"] for c in GAME.view(state, 0)["hand"]} == {"Marine King", "Marine Queen"}
+    assert all(c["character"] is None for c in GAME.view(state, 1)["hand"])
+    assert all(c["character"] is None for c in GAME.view(state, None)["hand"])
+    looks = [e for e in events if "Marine King" in e.text]
+    assert looks and all(e.to == (0,) for e in looks)
+
+
+def test_a_recruited_character_joins_the_council_and_the_rest_is_discarded():
+    state = recruit_setup(("marine", "king"), ("marine", "queen"))
+    state, _ = play(state, {"type": "recruit"})
+    king = next(c for c in state["hand"] if card_character(state, c) == "king")
+    state, _ = play(state, {"type": "choose", "card": king})
+    assert state["seats"][0]["council"] == [king]
+    assert len(state["discard"]) == 1
+    assert GAME.view(state, 1)["players"][0]["council"][0]["name"] == "Marine King"
+
+
+def test_no_duplicate_character_but_the_same_type_of_another_realm_is_fine():
+    state = recruit_setup(("marine", "king"), ("marine", "queen"))
+    council(state, 0, ("marine", "queen"), ("feline", "king"))
+    state, _ = play(state, {"type": "recruit"})
+    chosen = [m["card"] for m in GAME.legal_moves(state, 0) if m["type"] == "choose"]
+    assert [card_character(state, c) for c in chosen] == ["king"]
+
+
+def test_declining_discards_everything():
+    state = recruit_setup(("marine", "king"), ("marine", "queen"))
+    hand = list(state["hand"])
+    state, _ = play(state, {"type": "recruit"}, {"type": "decline"})
+    assert state["discard"] == hand and state["turn"] == 1
+
+
+def test_a_full_council_replaces_a_character_of_the_players_choice():
+    state = recruit_setup(("marine", "king"), ("marine", "queen"))
+    old = council(state, 0, ("feline", "king"), ("raptor", "king"), ("ursid", "king"),
+                  ("reptile", "king"))
+    state, _ = play(state, {"type": "recruit"})
+    new = next(c for c in state["hand"] if card_character(state, c) == "queen")
+    state, _ = play(state, {"type": "choose", "card": new})
+    assert kinds(state) == ["replace"] * 4
+    state, _ = play(state, {"type": "replace", "card": old[1]})
+    assert state["seats"][0]["council"] == [old[0], new, old[2], old[3]]
+    assert old[1] in state["discard"]
+
+
+def test_titans_sit_apart_earn_a_castle_and_the_fifth_wins():
+    state = recruit_setup(("marine", "titan"), ("marine", "king"))
+    council(state, 0, ("feline", "titan"), ("raptor", "titan"), ("religious", "gaia"),
+            ("religious", "ouranos"), ("feline", "king"), ("raptor", "king"),
+            ("ursid", "king"), ("reptile", "king"))
+    state, _ = play(state, {"type": "recruit"})
+    titan = next(c for c in state["hand"] if card_character(state, c) == "titan")
+    state, _ = play(state, {"type": "choose", "card": titan})
+    assert state["seats"][0]["castles"] == 3
+    assert state["over"] and GAME.outcome(state).winners == [0]
+    assert GAME.to_act(state) == frozenset()
+
+
+def test_the_religious_order_must_be_recruited():
+    state = recruit_setup(("religious", "popess"), ("religious", "gaia"))
+    assert state["todo"][0]["kind"] == "recruit", "RECRUIT is forced, no choice offered"
+
+
+def test_imperial_banners_cannot_open_a_column():
+    state = recruit_setup(("imperial", "colonel"), ("imperial", "general"))
+    assert state["todo"][0]["kind"] == "recruit"
+
+
+# -- influence ---------------------------------------------------------------------------------
+
+
+def test_influence_makes_a_column_per_realm():
+    state = recruit_setup(("ursid", "king"), ("ursid", "queen"))
+    hand = list(state["hand"])
+    state, _ = play(state, {"type": "influence"})
+    assert state["seats"][0]["influence"]["ursid"] == hand
+    assert GAME.view(state, 1)["players"][0]["influence_counts"]["ursid"] == 2
+
+
+def test_imperial_banners_go_one_by_one_into_existing_columns():
+    state = recruit_setup(("imperial", "colonel"), ("imperial", "general"))
+    influence(state, 0, "ursid", 1)
+    influence(state, 0, "marine", 1)
+    state["todo"][0] = {"kind": "action"}
+    state, _ = play(state, {"type": "influence"})
+    moves = GAME.legal_moves(state, 0)
+    assert {m["realm"] for m in moves} == {"ursid", "marine"}
+    state, _ = play(state, moves[0])
+    state, _ = play(state, GAME.legal_moves(state, 0)[1])
+    counts = GAME.view(state, 0)["players"][0]["influence_counts"]
+    assert counts["ursid"] == 2 and counts["marine"] == 2
+
+
+def test_queen_triggers_at_the_3rd_4th_and_5th_banner():
+    state = influence_setup("reptile", have=1, collect=3)
+    council(state, 0, ("reptile", "queen"))
+    state, _ = play(state, place(2, 0), {"type": "influence"})
+    assert state["seats"][0]["castles"] == 2 + 2, "1 -> 4 reaches the 3rd and the 4th"
+
+
+def test_throne_room_gives_two_castles_at_the_3rd_banner_once():
+    state = influence_setup("reptile", have=1, collect=2)
+    state["seats"][0]["throne"] = "reptile"
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert state["seats"][0]["castles"] == 4
+    state2 = influence_setup("reptile", have=3, collect=2)
+    state2["seats"][0]["throne"] = "reptile"
+    state2, _ = play(state2, place(1, 0), {"type": "influence"})
+    assert state2["seats"][0]["castles"] == 2
+
+
+def test_warrior_at_the_4th_banner_steals_or_destroys():
+    state = influence_setup("ursid", have=2, collect=2)
+    council(state, 0, ("ursid", "warrior"))
+    [victim] = council(state, 1, ("feline", "king"))
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert GAME.legal_moves(state, 0) == [{"type": "steal"},
+                                          {"type": "destroy", "card": victim}]
+    stolen, _ = play(state, {"type": "steal"})
+    assert [s["castles"] for s in stolen["seats"]] == [3, 1]
+    destroyed, _ = play(state, {"type": "destroy", "card": victim})
+    assert destroyed["seats"][1]["council"] == [] and victim in destroyed["discard"]
+
+
+def test_a_steal_never_takes_castles_the_opponent_has_not():
+    state = influence_setup("ursid", have=2, collect=2)
+    council(state, 0, ("ursid", "warrior"))
+    state["seats"][1]["castles"] = 0
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert [s["castles"] for s in state["seats"]] == [2, 0]
+
+
+def test_witch_looks_at_the_discard_pile_privately_and_picks_a_card():
+    state = influence_setup("marine", have=1, collect=2)
+    council(state, 0, ("marine", "witch"))
+    old = take(state, "feline", "titan")
+    state["discard"].append(old)
+    state, events = play(state, place(1, 0), {"type": "influence"})
+    looks = [e for e in events if "Feline Titan" in e.text]
+    assert looks and all(e.to == (0,) for e in looks)
+    assert GAME.view(state, 0)["discard"]["cards"][0]["name"] == "Feline Titan"
+    assert GAME.view(state, 1)["discard"]["cards"][0]["name"] is None
+    state, _ = play(state, {"type": "pick", "card": old})
+    assert kinds(state) == ["recruit", "influence"]
+    state, _ = play(state, {"type": "recruit"}, {"type": "choose", "card": old})
+    assert state["seats"][0]["titans"] == [old]
+
+
+def test_witch_influence_triggers_the_council_again():
+    state = influence_setup("marine", have=1, collect=2)
+    council(state, 0, ("marine", "witch"), ("marine", "queen"))
+    old = take(state, "marine", "warrior")
+    state["discard"].append(old)
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert kinds(state) == ["resolve", "resolve"], "two effects: the player orders them"
+    witch = state["seats"][0]["council"][0]
+    state, _ = play(state, {"type": "resolve", "card": witch},
+                    {"type": "pick", "card": old}, {"type": "influence"})
+    assert len(state["seats"][0]["influence"]["marine"]) == 4
+    assert state["seats"][0]["castles"] == 2 + 1 + 1, "Queen for the 4th, then for the 3rd"
+
+
+def test_popess_earns_two_at_any_4th_banner():
+    state = influence_setup("raptor", have=2, collect=2)
+    council(state, 0, ("religious", "popess"))
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert state["seats"][0]["castles"] == 4
+
+
+def lines_setup() -> dict:
+    """Seat 0 has 1 banner in four realms and is about to collect 2 Felines: a new line."""
+    state = influence_setup("feline", have=0, collect=2)
+    for realm in ("reptile", "raptor", "ursid", "marine"):
+        influence(state, 0, realm, 1)
+    return state
+
+
+def test_colonel_earns_a_castle_per_new_line():
+    state = lines_setup()
+    council(state, 0, ("imperial", "colonel"))
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert state["seats"][0]["castles"] == 3
+
+
+def test_general_gives_an_extra_turn_per_new_line():
+    state = lines_setup()
+    council(state, 0, ("imperial", "general"))
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    assert state["turn"] == 0 and state["todo"][0]["kind"] == "place"
+
+
+def test_captain_earns_per_realm_majority_when_recruited():
+    state = recruit_setup(("imperial", "captain"), ("imperial", "marshal"))
+    influence(state, 0, "reptile", 2)
+    influence(state, 0, "feline", 1)
+    influence(state, 1, "feline", 1)
+    captain = next(c for c in state["hand"] if card_character(state, c) == "captain")
+    state, _ = play(state, {"type": "choose", "card": captain})
+    assert state["seats"][0]["castles"] == 3, "reptile only: feline is a tie"
+
+
+def test_warrior_monk_strikes_when_recruited():
+    state = recruit_setup(("religious", "warrior_monk"), ("religious", "popess"))
+    monk = next(c for c in state["hand"] if card_character(state, c) == "warrior_monk")
+    state, _ = play(state, {"type": "choose", "card": monk})
+    assert [s["castles"] for s in state["seats"]] == [3, 1], "nothing to destroy: forced steal"
+
+
+# -- the end -----------------------------------------------------------------------------------
+
+
+def end_setup() -> dict:
+    """Seat 0 has collected two Raptors."""
+    return recruit_setup(("raptor", "king"), ("raptor", "queen"))
+
+
+def last_card(state: dict) -> dict:
+    """Make the card just placed the last of the deck (the spare cards go to the discard)."""
+    state["discard"] += state["deck"]
+    state["deck"] = []
+    return state
+
+
+def test_end_of_game_effects_and_most_castles_wins():
+    state = end_setup()
+    council(state, 0, ("reptile", "king"), ("imperial", "marshal"), ("imperial", "colonel"),
+            ("religious", "warrior_monk"))
+    council(state, 1, ("religious", "gaia"), ("feline", "warrior"))
+    council(state, 0, ("marine", "warrior"))
+    influence(state, 0, "reptile", 2)
+    for realm in ("feline", "raptor", "ursid", "marine"):
+        influence(state, 0, realm, 1)
+    state, _ = play(last_card(state), {"type": "influence"})
+    assert state["over"]
+    # King +3, Marshal +3, Colonel +2 (one line against none), Gaïa +1 for seat 1,
+    # then the Warrior Monk steals 2 (2 warriors against 1).
+    assert [s["castles"] for s in state["seats"]] == [2 + 3 + 3 + 2 + 2, 2 + 1 - 2]
+    assert GAME.outcome(state).winners == [0]
+
+
+def test_a_castle_tie_goes_to_more_influence_then_is_shared():
+    state = last_card(end_setup())
+    state, _ = play(state, {"type": "influence"})
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [2.0, 2.0] and outcome.winners == [0]
+    state = last_card(end_setup())
+    state, _ = play(state, {"type": "recruit"}, {"type": "decline"})
+    assert GAME.outcome(state).winners == [0, 1]
+
+
+def test_refused_moves_say_why():
+    state = table()
+    put(state, 0, 0, "reptile")
+    draw_next(state, "marine")
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, 0, place(2, 2), RNG)
+    assert "empty spot next to a card" in refused.value.message
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 1, place(1, 0), RNG)
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, {"type": "place", "x": True, "y": 0}, RNG)
+
+
+# -- random games ------------------------------------------------------------------------------
+
+NAMES = sorted({character_name(face) for face in faces()}, key=len, reverse=True)
+
+
+def _public_names(state: dict) -> set[str]:
+    return {character_name(state["faces"][c]) for c in state["public"]}
+
+
+def _check_view(node: Any, allowed: set[str]) -> None:
+    """Every card shown with a character side in a view is one its viewer has seen."""
+    if isinstance(node, dict):
+        if isinstance(node.get("card"), str) and node["card"] not in allowed:
+            assert node.get("character") is None and node.get("name") is None, node
+        for value in node.values():
+            _check_view(value, allowed)
+    elif isinstance(node, list):
+        for value in node:
+            _check_view(value, allowed)
+
+
+def _check_secrets(state: dict, events: list) -> None:
+    """No view shows, and no public event names, a character side its reader has not seen."""
+    for viewer in (None, 0, 1):
+        _check_view(GAME.view(state, viewer), visible(state, viewer))
+    public = _public_names(state)
+    for event in events:
+        if event.to is None:
+            text = event.text
+            for name in NAMES:
+                if name in text:
+                    assert name in public, f"public event names a secret: {text}"
+                    text = text.replace(name, "")
+        else:
+            assert len(event.to) == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9))
+def test_random_games_keep_every_card_and_never_leak(seed: int):
+    play_ = start(GAME, 2, FiveRealmsOptions(), str(seed))
+    chooser = Random(seed)
+    while GAME.to_act(play_.state):
+        [seat] = GAME.to_act(play_.state)
+        move = chooser.choice(GAME.legal_moves(play_.state, seat))
+        before = len(play_.events)
+        step(play_, seat, move)
+        state = play_.state
+        cards = all_cards(state)
+        assert len(cards) == 66 and set(cards) == set(state["faces"])
+        assert all(s["castles"] >= 0 for s in state["seats"])
+        assert all(len(s["council"]) <= 4 for s in state["seats"])
+        _check_secrets(state, play_.events[before:])
+        for viewer in (None, 0, 1):
+            assert GAME.redact_move(move, seat, viewer) == move
+            assert not {"character", "face"} & set(move)
+    assert GAME.outcome(play_.state) is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9))
+def test_many_random_games_end_with_a_sound_outcome(seed: int):
+    play_ = play_random(GAME, 2, FiveRealmsOptions(), str(seed))
+    outcome = GAME.outcome(play_.state)
+    assert len(play_.moves) < 400
+    assert 1 in outcome.ranking and outcome.winners
+    if play_.state["winner"] is None:
+        assert not play_.state["deck"]
+
+
+def test_golden_replay():
+    """Seed + random moves -> the same final view: catches any unintended rule change."""
+    play_ = play_random(GAME, 2, FiveRealmsOptions(), "golden")
+    assert replay(GAME, 2, FiveRealmsOptions(), "golden", play_.moves) == play_.state
+    final = json.dumps(GAME.view(play_.state, None), sort_keys=True).encode()
+    assert (len(play_.moves), GAME.outcome(play_.state).scores,
+            hashlib.sha256(final).hexdigest()[:16]) == GOLDEN
+
+
+GOLDEN = (113, [7.0, 0.0], "20cf990eb6a30f5a")
