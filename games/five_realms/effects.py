@@ -18,6 +18,7 @@ from games.five_realms.data import (
     POPESS_AT,
     QUEEN_AT,
     REALMS,
+    RELIGIOUS,
     THRONE_AT,
     THRONE_CASTLES,
     WARRIOR_AT,
@@ -34,6 +35,13 @@ def counts(state: State, seat: int) -> Counts:
     """Influence per realm: the length of each column (Imperial wilds included)."""
     influence = state["seats"][seat]["influence"]
     return {realm: len(influence[realm]) for realm in REALMS}
+
+
+def can_influence(state: State) -> bool:
+    """Whether the hand may INFLUENCE: Religious banners never, Imperial ones need a column."""
+    banners = {banner(state, c) for c in state["hand"]}
+    columns = state["seats"][state["turn"]]["influence"]
+    return RELIGIOUS not in banners and (IMPERIAL not in banners or any(columns.values()))
 
 
 def lines(column_counts: Counts) -> int:

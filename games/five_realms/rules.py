@@ -39,12 +39,10 @@ from games.five_realms.data import (
     COLONEL,
     COUNCIL_SIZE,
     GENERAL,
-    IMPERIAL,
     POPESS,
     POPESS_CASTLES,
     QUEEN,
     REALMS,
-    RELIGIOUS,
     START_CASTLES,
     STEAL,
     TITANS,
@@ -322,18 +320,9 @@ def _collect(state: State, move: Move) -> Events:
 # recruit or influence
 
 
-def _can_influence(state: State, cards: list[str]) -> bool:
-    """Religious banners never influence; Imperial ones need a column to join."""
-    seat = state["seats"][state["turn"]]
-    banners = {_banner(state, c) for c in cards}
-    if RELIGIOUS in banners:
-        return False
-    return IMPERIAL not in banners or any(seat["influence"][r] for r in REALMS)
-
-
 def _action_moves(state: State) -> list[Move]:
     moves = [{"type": "recruit"}]
-    if _can_influence(state, state["hand"]):
+    if effects.can_influence(state):
         moves.append({"type": "influence"})
     return moves
 

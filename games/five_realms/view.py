@@ -12,7 +12,12 @@ from random import Random
 from typing import Any
 
 from games.five_realms import effects, square
-from games.five_realms.data import BANNER_NAMES, CHARACTER_NAMES, REALMS, character_name
+from games.five_realms.data import (
+    BANNER_NAMES,
+    CHARACTER_NAMES,
+    REALMS,
+    character_name,
+)
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -120,7 +125,10 @@ def _pending(state: State, seen: set[str]) -> dict[str, Any] | None:
         out["card"] = card_view(state, which, seen)
     elif kind == "wild":
         out["card"] = state["hand"][0]
+    elif kind in ("action", "witch_use"):
+        out["can_influence"] = effects.can_influence(state)
     return out
+
 
 
 def scramble(state: State, viewer: int | None, rng: Random) -> State:
@@ -143,20 +151,31 @@ def scramble(state: State, viewer: int | None, rng: Random) -> State:
 
 
 def describe_move(move: Move) -> str:
-    """One line for the log."""
-    kind = move.get("type")
-    texts = {
-        "place": lambda: f"places the drawn card at ({move['x']}, {move['y']})",
-        "collect": lambda: f"collects the {BANNER_NAMES[move['banner']]} banners",
-        "recruit": lambda: "recruits",
-        "influence": lambda: "influences",
-        "choose": lambda: f"recruits card {move['card']}",
-        "decline": lambda: "recruits nobody",
-        "replace": lambda: f"discards card {move['card']} from the council",
-        "wild": lambda: f"adds an Imperial banner to the {BANNER_NAMES[move['realm']]} column",
-        "resolve": lambda: f"resolves the effect of card {move['card']}",
-        "steal": lambda: "steals a castle",
-        "destroy": lambda: f"destroys card {move['card']}",
-        "pick": lambda: f"picks card {move['card']} from the discard pile",
-    }
-    return texts[kind]() if kind in texts else f"makes a move ({kind})"
+    """One line for the log; cards are named by their per-game ids, never by their faces."""
+    match move:
+        case {"type": "place", "x": x, "y": y}:
+            return f"places the drawn card at ({x}, {y})"
+        case {"type": "collect", "banner": banner}:
+            return f"collects the {BANNER_NAMES.get(banner, banner)} banners"
+        case {"type": "recruit"}:
+            return "recruits"
+        case {"type": "influence"}:
+            return "influences"
+        case {"type": "choose", "card": card}:
+            return f"recruits card {card}"
+        case {"type": "decline"}:
+            return "recruits nobody"
+        case {"type": "replace", "card": card}:
+            return f"discards card {card} from the council"
+        case {"type": "wild", "realm": realm}:
+            return f"adds an Imperial banner to the {BANNER_NAMES.get(realm, realm)} column"
+        case {"type": "resolve", "card": card}:
+            return f"resolves the effect of card {card}"
+        case {"type": "steal"}:
+            return "steals a castle"
+        case {"type": "destroy", "card": card}:
+            return f"destroys card {card}"
+        case {"type": "pick", "card": card}:
+            return f"picks card {card} from the discard pile"
+        case _:
+            return f"makes a move ({move.get('type')})"
