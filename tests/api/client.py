@@ -1,0 +1,140 @@
+"""A small test client speaking the wire contract: REST through httpx, play through websockets."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+from tests.server import ADMIN_TOKEN
+
+_ids = itertools.count()
+
+
+class Api:
+    def __init__(self, base_url: str) -> None:
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=20)
+        self.ws_base = base_url.replace("http://", "ws://")
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def player(self, name: str) -> dict[str, Any]:
+        response = await self.http.post("/api/players", json={"name": name})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    async def call(self, method: str, path: str, token: str | None = None,
+                   expect: int = 200, **kwargs: Any) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = await self.http.request(method, path, headers=headers, **kwargs)
+        assert response.status_code == expect, f"{method} {path}: {response.text}"
+        return response.json()
+
+    async def admin(self, method: str, path: str, expect: int = 200, **kwargs: Any) -> Any:
+        return await self.call(method, f"/api/admin{path}", ADMIN_TOKEN, expect, **kwargs)
+
+    async def room_with(self, game: str, players: list[dict[str, Any]], **body: Any) -> str:
+        """A started room with these players seated in order."""
+        host = players[0]
+        room = await self.call("POST", "/api/rooms", host["token"], 201,
+                               json={"game": game, "seats": len(players), **body})
+        for guest in players[1:]:
+            await self.call("POST", f"/api/rooms/{room['code']}/join", guest["token"])
+        return room["code"]
+
+    async def start(self, code: str, host: dict[str, Any]) -> dict[str, Any]:
+        return await self.call("POST", f"/api/rooms/{code}/start", host["token"])
+
+    async def connect(self, code: str, token: str | None = None) -> Conn:
+        url = f"{self.ws_base}/api/rooms/{code}/ws" + (f"?token={token}" if token else "")
+        conn = Conn(await websockets.connect(url, max_size=2**22))
+        conn.reader = asyncio.create_task(conn.read())
+        return conn
+
+
+@dataclass
+class Conn:
+    """One websocket: the latest state and room, plus a queue of everything else."""
+
+    ws: Any
+    state: dict[str, Any] | None = None
+    room: dict[str, Any] | None = None
+    states: int = 0
+    replies: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    reader: asyncio.Task[None] | None = None
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                if message["type"] == "state":
+                    if self.state is None or message["version"] >= self.state["version"] \
+                            or message["status"] != self.state["status"]:
+                        self.state = message
+                    self.states += 1
+                    self.changed.set()
+                elif message["type"] == "room":
+                    self.room = message["room"]
+                    self.changed.set()
+                else:
+                    await self.replies.put(message)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, payload: Any) -> None:
+        await self.ws.send(payload if isinstance(payload, str) else json.dumps(payload))
+
+    async def reply(self, timeout: float = 10) -> dict[str, Any]:
+        return await asyncio.wait_for(self.replies.get(), timeout)
+
+    async def move(self, move: dict[str, Any], version: int | None = None,
+                   move_id: str | None = None) -> dict[str, Any]:
+        """Send a move and wait for its ack or error."""
+        assert self.state is not None
+        await self.send({"type": "move", "id": move_id or f"m{next(_ids)}",
+                         "version": self.state["version"] if version is None else version,
+                         "move": move})
+        return await self.reply()
+
+    async def until(self, check: Any, timeout: float = 20) -> None:
+        async def wait() -> None:
+            while not check(self):
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(wait(), timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self.reader:
+            await self.reader
+
+
+async def play_to_end(conns: list[Conn], chooser: random.Random,
+                      max_moves: int = 5000) -> int:
+    """Everyone plays random legal moves on their own sockets until the game is over."""
+    moves = 0
+    while moves < max_moves:
+        await asyncio.gather(*(c.until(lambda c: c.state is not None) for c in conns))
+        if all(c.state["status"] == "finished" for c in conns):
+            return moves
+        ready = [c for c in conns if c.state["legal_moves"]]
+        if not ready:
+            await asyncio.sleep(0.01)
+            continue
+        conn = chooser.choice(ready)
+        version = conn.state["version"]
+        reply = await conn.move(chooser.choice(conn.state["legal_moves"]))
+        assert reply["type"] == "ack", reply
+        assert reply["version"] == version + 1
+        moves += 1
+        await asyncio.gather(*(c.until(lambda c, v=reply["version"]: c.state["version"] >= v)
+                               for c in conns))
+    raise AssertionError("the game did not end")

@@ -1,0 +1,23 @@
+"""Real servers on real databases: every API test runs on SQLite and on Postgres."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from tests.api.client import Api
+from tests.server import Server, database, running_server
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    with database(request.param) as url, running_server(url) as srv:
+        yield srv
+
+
+@pytest.fixture
+async def api(server: Server) -> AsyncIterator[Api]:
+    client = Api(server.url)
+    yield client
+    await client.close()
