@@ -1,0 +1,125 @@
+"""A player's blocks: supply, build zones and bonus area, and the moves of blocks between them.
+
+Every player owns blocks 0..12 (sizes in `BLOCK_SIZES`); each sits in exactly one place: the
+supply, a build zone, the bonus area, or a lightning build. Helpers here mutate the player dict
+they are given; the rules module hands them its own fresh copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.temple_rush.data import BLOCK_SIZES, SHAPE_MASKS
+from games.temple_rush.geometry import block_mask, cells_of, components, connected
+
+Block = dict[str, Any]
+Player = dict[str, Any]
+
+
+def new_block(block_id: int, col: int, row: int, direction: str) -> Block:
+    return {"id": block_id, "size": BLOCK_SIZES[block_id], "col": col, "row": row,
+            "dir": direction}
+
+
+def mask(block: Block) -> int:
+    return block_mask(block["size"], block["col"], block["row"], block["dir"])
+
+
+def zone_mask(blocks: list[Block]) -> int:
+    out = 0
+    for block in blocks:
+        out |= mask(block)
+    return out
+
+
+def block_view(block: Block) -> dict[str, Any]:
+    """A placed block for renderers: its id, size, position and the cells it covers."""
+    return {**block, "cells": cells_of(mask(block))}
+
+
+def supply_counts(ids: list[int]) -> tuple[int, int, int, int]:
+    """How many blocks of each size (1..4) are among `ids`."""
+    counts = [0, 0, 0, 0]
+    for block_id in ids:
+        counts[BLOCK_SIZES[block_id] - 1] += 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+def supply_sizes(player: Player) -> set[int]:
+    return {BLOCK_SIZES[i] for i in player["supply"]}
+
+
+def take(player: Player, size: int) -> int:
+    """Remove the lowest-numbered supply block of `size` and return its id."""
+    block_id = next(i for i in player["supply"] if BLOCK_SIZES[i] == size)
+    player["supply"].remove(block_id)
+    return block_id
+
+
+def give_back(player: Player, block_ids: list[int]) -> None:
+    player["supply"] = sorted(player["supply"] + block_ids)
+
+
+def intact_without(player: Player, zone: int, block_id: int) -> bool:
+    """Whether a construction stays in one piece once `block_id` leaves it (Mortar excuses)."""
+    rest = [b for b in player["zones"][zone] if b["id"] != block_id]
+    return player["mortar_zone"] == zone or connected(zone_mask(rest))
+
+
+def remove_from_zone(player: Player, zone: int, block_id: int) -> Block:
+    blocks = player["zones"][zone]
+    block = next(b for b in blocks if b["id"] == block_id)
+    blocks.remove(block)
+    return block
+
+
+def clear_zone(player: Player, zone: int) -> None:
+    """Every block of a construction goes back to the supply."""
+    give_back(player, [b["id"] for b in player["zones"][zone]])
+    player["zones"][zone] = []
+
+
+def bank_completed(player: Player, zone: int) -> int | None:
+    """After a completed temple: the largest block whose size the bonus area lacks goes there,
+    the rest back to the supply. Returns the banked size (None if every size is there)."""
+    banked = {BLOCK_SIZES[i] for i in player["bonus"]}
+    choices = [b for b in player["zones"][zone] if b["size"] not in banked]
+    best = max(choices, key=lambda b: (b["size"], -b["id"]), default=None)
+    if best is not None:
+        remove_from_zone(player, zone, best["id"])
+        player["bonus"] = sorted([*player["bonus"], best["id"]])
+    clear_zone(player, zone)
+    if player["mortar_zone"] == zone:
+        player["mortar_zone"] = None
+        player["powers"]["mortar"] = "used"
+    return None if best is None else best["size"]
+
+
+def rebuild(player: Player, zone: int, card: int | None) -> int:
+    """Fit a construction to the card that replaced its temple; returns blocks sent back.
+
+    Blocks that lie inside the new silhouette stay where they are; without Mortar only the
+    largest connected piece of them stays. A figure that would already be the whole new temple
+    gives back its last block, since completions happen by placing a block.
+    """
+    blocks = player["zones"][zone]
+    if card is None:
+        clear_zone(player, zone)
+        return len(blocks)
+    shape = SHAPE_MASKS[card]
+    inside = [b for b in blocks if mask(b) & ~shape == 0]
+    if player["mortar_zone"] != zone and inside:
+        piece = max(components(zone_mask(inside)), key=lambda m: m.bit_count())
+        inside = [b for b in inside if mask(b) & piece]
+    if inside and zone_mask(inside) == shape:
+        inside = inside[:-1]
+    kept = {b["id"] for b in inside}
+    give_back(player, [b["id"] for b in blocks if b["id"] not in kept])
+    player["zones"][zone] = inside
+    return len(blocks) - len(inside)
+
+
+def all_block_ids(player: Player) -> list[int]:
+    """Every block id the player holds anywhere except a lightning build (for checks)."""
+    zoned = [b["id"] for blocks in player["zones"] for b in blocks]
+    return sorted(player["supply"] + player["bonus"] + zoned)

@@ -1,0 +1,170 @@
+"""Legal move generation: placements in the build rounds, the Bag, and the lightning race.
+
+Move shapes (all small JSON dicts):
+    {"type": "place", "zone", "size", "col", "row", "dir"}   the die's block, from the supply
+        + {"from_zone", "block"}   that block moved from another construction (none in supply)
+        + {"power": "hammer"}      a block of another size than the die shows
+        + {"power": "mortar"}      a loose block: activates Mortar on that zone
+    {"type": "takeback", "zone", "block"}     a building mistake: one block back to the supply
+    {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two blocks
+    {"type": "pass"}
+    {"type": "race", "size", "col", "row", "dir"}   one block of the lightning build
+    {"type": "withdraw"}                             leave the lightning race
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.temple_rush.board import (
+    Block,
+    Player,
+    intact_without,
+    supply_counts,
+    supply_sizes,
+    zone_mask,
+)
+from games.temple_rush.data import SHAPE_MASKS, SHAPE_PLACEMENTS, STAR
+from games.temple_rush.geometry import SIZES, UPRIGHT, Placement, tileable
+
+Move = dict[str, Any]
+PASS: Move = {"type": "pass"}
+WITHDRAW: Move = {"type": "withdraw"}
+
+
+def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Everything `seat` may do in a build round: place, take back, use the Bag, or pass."""
+    player = state["seats"][seat]
+    die = state["dice"][seat]
+    allowed = set(SIZES) if die == STAR else {die}
+    moves: list[Move] = []
+    for zone, card in enumerate(state["holders"]):
+        if card is not None:
+            moves += _placements(player, zone, card, allowed)
+    moves += _takebacks(player)
+    moves += bag_moves(state, seat)
+    moves.append(PASS)
+    return moves
+
+
+def _placements(player: Player, zone: int, card: int, allowed: set[int]) -> list[Move]:
+    in_supply = supply_sizes(player)
+    sources = _sources(player, zone, allowed - in_supply)
+    hammer = player["powers"].get("hammer") == "unused"
+    mortar_free = player["powers"].get("mortar") == "unused"
+    loose_ok = player["mortar_zone"] == zone
+    filled = zone_mask(player["zones"][zone])
+    moves: list[Move] = []
+    for spot in SHAPE_PLACEMENTS[card]:
+        if spot.mask & filled:
+            continue
+        extra: Move = {}
+        if filled and not spot.around & filled and not loose_ok:
+            if not mortar_free:
+                continue
+            extra = {"power": "mortar"}
+        base = {"type": "place", "zone": zone, **spot.as_move()}
+        if spot.size in allowed and spot.size in in_supply:
+            moves.append({**base, **extra})
+        elif spot.size in allowed:
+            moves += [{**base, "from_zone": z, "block": b, **extra} for z, b in sources[spot.size]]
+        elif hammer and not extra and spot.size in in_supply:
+            moves.append({**base, "power": "hammer"})
+    return moves
+
+
+def _sources(player: Player, target: int, sizes: set[int]) -> dict[int, list[tuple[int, int]]]:
+    """Blocks of the die's size, missing from the supply, that another construction can spare."""
+    found: dict[int, list[tuple[int, int]]] = {size: [] for size in sizes}
+    for zone, blocks in enumerate(player["zones"]):
+        if zone == target:
+            continue
+        for block in blocks:
+            if block["size"] in found and intact_without(player, zone, block["id"]):
+                found[block["size"]].append((zone, block["id"]))
+    return found
+
+
+def _takebacks(player: Player) -> list[Move]:
+    return [
+        {"type": "takeback", "zone": zone, "block": block["id"]}
+        for zone, blocks in enumerate(player["zones"])
+        for block in blocks
+        if intact_without(player, zone, block["id"])
+    ]
+
+
+def top_two(blocks: list[Block]) -> list[Block]:
+    """The two highest blocks of a construction (the ones the Bag may borrow)."""
+    def top(block: Block) -> int:
+        return block["row"] + (block["size"] - 1 if block["dir"] == UPRIGHT else 0)
+
+    return sorted(blocks, key=lambda b: (-top(b), b["id"]))[:2]
+
+
+def bag_region(state: dict[str, Any], seat: int, zone: int) -> int:
+    """The cells still missing from `seat`'s temple in `zone`."""
+    card = state["holders"][zone]
+    return SHAPE_MASKS[card] & ~zone_mask(state["seats"][seat]["zones"][zone])
+
+
+def pair_counts(pair: list[Block]) -> tuple[int, int, int, int]:
+    counts = [0, 0, 0, 0]
+    for block in pair:
+        counts[block["size"] - 1] += 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Zones the Bag completes with the top two blocks of another player's construction."""
+    if state["seats"][seat]["powers"].get("bag") != "unused":
+        return []
+    pairs = [
+        (other, zone, top_two(blocks))
+        for other, rival in enumerate(state["seats"])
+        if other != seat
+        for zone, blocks in enumerate(rival["zones"])
+        if len(blocks) >= 2
+    ]
+    moves: list[Move] = []
+    for zone, card in enumerate(state["holders"]):
+        if card is None or not state["seats"][seat]["zones"][zone]:
+            continue
+        region = bag_region(state, seat, zone)
+        for other, their_zone, pair in pairs:
+            if sum(b["size"] for b in pair) == region.bit_count() and tileable(
+                region, pair_counts(pair)
+            ):
+                moves.append({"type": "bag", "zone": zone, "seat": other, "from_zone": their_zone})
+    return moves
+
+
+def race_counts(player: Player) -> tuple[int, int, int, int]:
+    """Blocks a player may race with: the supply plus those borrowable from constructions."""
+    ids = player["supply"] + [b["id"] for blocks in player["zones"] for b in blocks]
+    return supply_counts(ids)
+
+
+def race_spots(card: int, build: list[Block], counts: tuple[int, int, int, int]) -> list[Placement]:
+    """Placements that touch the lightning build and leave the rest buildable from `counts`."""
+    shape = SHAPE_MASKS[card]
+    filled = zone_mask(build)
+    spots = []
+    for spot in SHAPE_PLACEMENTS[card]:
+        if spot.mask & filled or (filled and not spot.around & filled):
+            continue
+        if not counts[spot.size - 1]:
+            continue
+        rest = list(counts)
+        rest[spot.size - 1] -= 1
+        if tileable(shape & ~filled & ~spot.mask, (rest[0], rest[1], rest[2], rest[3])):
+            spots.append(spot)
+    return spots
+
+
+def race_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    race = state["lightning"]
+    build = race["builds"][seat]
+    counts = race_counts(state["seats"][seat])
+    spots = race_spots(race["card"], build, counts)
+    return [*({"type": "race", **spot.as_move()} for spot in spots), WITHDRAW]

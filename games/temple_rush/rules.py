@@ -1,0 +1,695 @@
+"""Temple Rush (Jacob's Brick Games, 2021), rulebook ../shared/rulebooks/temple-rush.txt.
+
+Order, as in every game module: options, the game, then helpers for setup, moves, the round's
+end, the lightning race, the end of the game and presentation. Reconstructions (shapes, what a
+"touch" is, the Robot's choices, the cooperative last temple) are argued in RULES.md.
+
+State (plain JSON):
+    players, options, solo     as given to setup; solo = one human against the Robot
+    phase                      "build", "lightning" (a race) or "over"
+    round, roller              1-based round; the seat whose turn it is to roll
+    quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
+    dice                       this round's face per seat (0 = star, else the block size)
+    done                       per seat, True once it placed, took back, used the Bag or passed
+    holders                    card in each card holder (None: empty), one build zone each
+    deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
+    completions                this round's completed temples, in the order they were made
+    lightning                  the race in progress: card, holder, builds, out, winner; or None
+    seats                      per seat: supply, zones, bonus, powers, mortar_zone, cards, tokens,
+                               coop_points
+    robot                      solo only: the Robot's deck, holder, zone, supply, bonus, cards, die
+    end_reason                 why the game ended, once over
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from random import Random
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from games.protocol import Event, IllegalMove, Move, Outcome, State
+from games.temple_rush.board import (
+    bank_completed,
+    block_view,
+    give_back,
+    new_block,
+    rebuild,
+    remove_from_zone,
+    supply_sizes,
+    take,
+    zone_mask,
+)
+from games.temple_rush.data import (
+    BLOCK_SIZES,
+    CARDS_PER_COLOUR,
+    COLOUR_VALUES,
+    COLOURS,
+    DIE_FACES,
+    HOLDERS,
+    LIGHTNING,
+    PILE_SIZE,
+    POWERS,
+    SHAPE_MASKS,
+    SOLO_POWERS,
+    STAR,
+    card_view,
+    value,
+)
+from games.temple_rush.geometry import cells_of, tileable, tiling
+from games.temple_rush.moves import (
+    PASS,
+    WITHDRAW,
+    bag_region,
+    build_moves,
+    pair_counts,
+    race_counts,
+    race_moves,
+    top_two,
+)
+from games.temple_rush.robot import new_robot, robot_done, robot_turn
+
+FIELDS: dict[str, frozenset[str]] = {
+    "place": frozenset({"zone", "size", "col", "row", "dir"}),
+    "takeback": frozenset({"zone", "block"}),
+    "bag": frozenset({"zone", "seat", "from_zone"}),
+    "pass": frozenset(),
+    "race": frozenset({"size", "col", "row", "dir"}),
+    "withdraw": frozenset(),
+}
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"place": frozenset({"power", "from_zone", "block"})}
+TEXT_FIELDS = frozenset({"type", "dir", "power"})
+FACE_NAMES = {STAR: "star", 1: "1x1", 2: "1x2", 3: "1x3", 4: "1x4"}
+
+
+class TempleRushOptions(BaseModel):
+    """Room options: the book's variants plus a guard against a game that cannot finish."""
+
+    cooperative_finale: bool = Field(
+        False,
+        description="3-4 players: two players whose pieces together make up the last temple "
+        "share it, 1 point per block of theirs in it.",
+    )
+    robot_card_value: int = Field(
+        4, ge=3, le=6,
+        description="Solo difficulty: value of the extra card on top of the Robot's deck "
+        "(3 = hardest for you, 6 = easiest).",
+    )
+    stall_rounds: int = Field(
+        20, ge=5, le=200,
+        description="The game ends early when no temple has been won for this many rounds "
+        "in a row (everyone is stuck).",
+    )
+
+
+class TempleRush:
+    """The game object registered as `temple-rush`."""
+
+    id: ClassVar[str] = "temple-rush"
+    title: ClassVar[str] = "Temple Rush"
+    description: ClassVar[str] = (
+        "Race to build the temples on the cards from blocks the dice give you. Everyone places "
+        "one block a round at the same time; complete a temple first to win its card."
+    )
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 4
+    Options: ClassVar[type[BaseModel]] = TempleRushOptions
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def setup(self, players: int, options: BaseModel, rng: Random) -> State:
+        opts = TempleRushOptions.model_validate(options.model_dump())
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove("bad_options", "Temple Rush is for 1 to 4 players.")
+        if opts.cooperative_finale and players < 3:
+            raise IllegalMove("bad_options", "The cooperative last temple needs 3 or 4 players.")
+        state = _solo_setup(opts, rng) if players == 1 else _table_setup(players, opts, rng)
+        _next_round(state, rng)
+        return state
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state["phase"] == "over":
+            return frozenset()
+        if state["phase"] == "lightning":
+            return frozenset(s for s, out in enumerate(state["lightning"]["out"]) if not out)
+        return frozenset(s for s, done in enumerate(state["done"]) if not done)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.to_act(state):
+            return []
+        if state["phase"] == "lightning":
+            return race_moves(state, seat)
+        return build_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
+        self._check(state, seat, move)
+        new = _clone(state)
+        events = _HANDLERS[move["type"]](new, seat, move)
+        events += _settle(new, rng)
+        return new, events
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        if state["solo"]:
+            return _solo_outcome(state)
+        totals = [float(_score(state["seats"][s])["total"]) for s in range(state["players"])]
+        keys = [(totals[s], _best_piece(state["seats"][s])) for s in range(state["players"])]
+        ranking = [1 + sum(other > mine for other in keys) for mine in keys]
+        winners = [s for s, rank in enumerate(ranking) if rank == 1]
+        names = " and ".join(f"seat {s + 1}" for s in winners)
+        return Outcome(totals, winners, ranking,
+                       f"{state['end_reason']} Won by {names} with {totals[winners[0]]:g} points.")
+
+    def zombie_move(self, state: State, seat: int) -> Move:
+        return WITHDRAW if state["phase"] == "lightning" else PASS
+
+    def _check(self, state: State, seat: int, move: Any) -> None:
+        """Refuse anything but a legal move, with a reason a person can act on."""
+        if state["phase"] == "over":
+            raise IllegalMove("game_over", "The game is over.")
+        _check_fields(move)
+        if seat not in self.to_act(state):
+            raise IllegalMove("not_your_turn", "You have already acted this round.")
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMove("illegal_move", _why_not(state, move))
+
+    # -- presentation --------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything on the table is public; only the deck's order and content stay hidden."""
+        race = state["lightning"]
+        return {
+            "players": state["players"],
+            "solo": state["solo"],
+            "phase": state["phase"],
+            "round": state["round"],
+            "quiet_rounds": state["quiet_rounds"],
+            "stall_rounds": state["options"]["stall_rounds"],
+            "roller": state["roller"],
+            "dice": [FACE_NAMES[d] for d in state["dice"]],
+            "holders": [card_view(c) for c in state["holders"]],
+            "deck_count": len(state["deck"]),
+            "acted": list(state["done"]),
+            "to_act": sorted(self.to_act(state)),
+            "completions": state["completions"],
+            "seats": [_seat_view(state, s) for s in range(state["players"])],
+            "lightning": None if race is None else _race_view(race),
+            "robot": _robot_view(state["robot"]) if state["solo"] else None,
+            "cooperative_finale": state["options"]["cooperative_finale"],
+            "end_reason": state["end_reason"],
+        }
+
+    def describe(self, move: Move) -> str:
+        return describe_move(move)
+
+    def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
+        return move  # every block goes down in plain view
+
+    def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
+        """Shuffle the face-down decks: their order (and the lightning card's place) is secret."""
+        new = _clone(state)
+        rng.shuffle(new["deck"])
+        if new["robot"] is not None:
+            rng.shuffle(new["robot"]["deck"])
+        return new
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def _new_player(holders: int, powers: tuple[str, ...]) -> dict[str, Any]:
+    return {"supply": list(range(len(BLOCK_SIZES))), "zones": [[] for _ in range(holders)],
+            "bonus": [], "powers": dict.fromkeys(powers, "unused"), "mortar_zone": None,
+            "cards": [], "tokens": [], "coop_points": 0}
+
+
+def _base_state(players: int, opts: TempleRushOptions) -> State:
+    return {"players": players, "options": opts.model_dump(), "solo": players == 1,
+            "phase": "build", "round": 0, "quiet_rounds": 0, "roller": players - 1,
+            "dice": [STAR] * players, "done": [False] * players, "completions": [],
+            "lightning": None, "robot": None, "end_reason": None}
+
+
+def _table_setup(players: int, opts: TempleRushOptions, rng: Random) -> State:
+    """Pile of 9/11/13 cards, 2 or 3 in the holders, the lightning card shuffled into the rest."""
+    pile = rng.sample(range(len(COLOURS) * CARDS_PER_COLOUR), PILE_SIZE[players])
+    holders = HOLDERS[players]
+    deck = [*pile[holders:], LIGHTNING]
+    rng.shuffle(deck)
+    state = _base_state(players, opts)
+    state.update(holders=pile[:holders], deck=deck,
+                 seats=[_new_player(holders, POWERS) for _ in range(players)])
+    return state
+
+
+def _solo_setup(opts: TempleRushOptions, rng: Random) -> State:
+    """One card of each colour per deck, then a brown card on the player's and the difficulty
+    card on the Robot's; two holders for the player, one for the Robot."""
+    picks = [rng.sample(range(c * CARDS_PER_COLOUR, (c + 1) * CARDS_PER_COLOUR), 3)
+             for c in range(len(COLOURS))]
+    mine, robots = [p[0] for p in picks], [p[1] for p in picks]
+    rng.shuffle(mine)
+    rng.shuffle(robots)
+    brown = COLOURS.index("brown")
+    robot_colour = next(i for i, c in enumerate(COLOURS)
+                        if COLOUR_VALUES[c] == opts.robot_card_value)
+    deck = [picks[brown][2], *mine]
+    state = _base_state(1, opts)
+    state.update(holders=deck[:2], deck=deck[2:], seats=[_new_player(2, SOLO_POWERS)],
+                 robot=new_robot([picks[robot_colour][2], *robots]))
+    return state
+
+
+def _clone(state: State) -> State:
+    """A deep copy; the state is plain JSON, and this is faster than copy.deepcopy."""
+    return json.loads(json.dumps(state))
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def _place(state: State, seat: int, move: Move) -> list[Event]:
+    player = state["seats"][seat]
+    zone = move["zone"]
+    if "from_zone" in move:
+        block_id = remove_from_zone(player, move["from_zone"], move["block"])["id"]
+    else:
+        block_id = take(player, move["size"])
+    player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
+    power = move.get("power")
+    if power == "hammer":
+        player["powers"]["hammer"] = "used"
+    elif power == "mortar":
+        player["powers"]["mortar"] = "active"
+        player["mortar_zone"] = zone
+    state["done"][seat] = True
+    events = [Event(f"Seat {seat + 1} {describe_move(move)}.",
+                    data={"seat": seat, **move})]
+    card = state["holders"][zone]
+    if zone_mask(player["zones"][zone]) == SHAPE_MASKS[card]:
+        state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": []})
+        events.append(Event(f"Seat {seat + 1}: temple complete!",
+                            data={"seat": seat, "zone": zone, "card": card}))
+    return events
+
+
+def _takeback(state: State, seat: int, move: Move) -> list[Event]:
+    player = state["seats"][seat]
+    give_back(player, [remove_from_zone(player, move["zone"], move["block"])["id"]])
+    state["done"][seat] = True
+    return [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+
+
+def _bag(state: State, seat: int, move: Move) -> list[Event]:
+    """Complete a zone with another player's top two blocks; they go home before next round."""
+    zone = move["zone"]
+    pair = top_two(state["seats"][move["seat"]]["zones"][move["from_zone"]])
+    region = bag_region(state, seat, zone)
+    laid = tiling(region, pair_counts(pair)) or []
+    borrowed = [{"seat": move["seat"], "size": size, "cells": cells_of(mask)}
+                for size, mask in laid]
+    state["seats"][seat]["powers"]["bag"] = "used"
+    state["done"][seat] = True
+    card = state["holders"][zone]
+    state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": borrowed})
+    return [Event(f"Seat {seat + 1} {describe_move(move)}: temple complete!",
+                  data={"seat": seat, **move})]
+
+
+def _pass(state: State, seat: int, move: Move) -> list[Event]:
+    state["done"][seat] = True
+    return [Event(f"Seat {seat + 1} passes.", data={"seat": seat})]
+
+
+def _race(state: State, seat: int, move: Move) -> list[Event]:
+    """One block of the lightning build: from the supply, else borrowed from a construction."""
+    race, player = state["lightning"], state["seats"][seat]
+    size, origin, was = move["size"], None, None
+    if size in supply_sizes(player):
+        block_id = take(player, size)
+    else:
+        origin = next(z for z, blocks in enumerate(player["zones"])
+                      if any(b["size"] == size for b in blocks))
+        block = next(b for b in player["zones"][origin] if b["size"] == size)
+        remove_from_zone(player, origin, block["id"])
+        block_id, was = block["id"], {k: block[k] for k in ("col", "row", "dir")}
+    build = race["builds"][seat]
+    build.append({**new_block(block_id, move["col"], move["row"], move["dir"]),
+                  "from": origin, "was": was})
+    if zone_mask(build) != SHAPE_MASKS[race["card"]]:
+        return []
+    race["winner"] = seat
+    player["cards"].append(LIGHTNING)
+    return [Event(f"Seat {seat + 1} completes the lightning temple first and wins the lightning "
+                  "card (3 points)!", data={"seat": seat, "lightning": True})]
+
+
+def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
+    state["lightning"]["out"][seat] = True
+    return [Event(f"Seat {seat + 1} withdraws from the lightning race.", data={"seat": seat})]
+
+
+_HANDLERS = {"place": _place, "takeback": _takeback, "bag": _bag, "pass": _pass,
+             "race": _race, "withdraw": _withdraw}
+
+
+def _check_fields(move: Any) -> None:
+    """Refuse malformed moves cheaply, before any legality is computed."""
+    kind = move.get("type") if isinstance(move, dict) else None
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise IllegalMove("bad_move", "A Temple Rush move is a dict with a known 'type' "
+                          "(place, takeback, bag, pass, race or withdraw).")
+    keys = set(move) - {"type"}
+    required, optional = FIELDS[kind], OPTIONAL_FIELDS.get(kind, frozenset())
+    if not required <= keys <= required | optional:
+        names = ", ".join(sorted(required)) or "nothing else"
+        maybe = f" (and maybe {', '.join(sorted(optional))})" if optional else ""
+        raise IllegalMove("bad_move", f"A {kind} move names {names}{maybe}.")
+    for key, field in move.items():
+        wanted = str if key in TEXT_FIELDS else int
+        if type(field) is not wanted:
+            raise IllegalMove("bad_move", f"The field {key!r} must be a "
+                              f"{'name' if wanted is str else 'whole number'}.")
+
+
+def _why_not(state: State, move: Move) -> str:
+    kind = move["type"]
+    if kind == "place":
+        return ("That block cannot go there: take the die's block (or a power's), lie inside "
+                "the silhouette on free cells, and touch your blocks in that zone.")
+    if kind == "takeback":
+        return "You can take back only one of your placed blocks that leaves the rest in one piece."
+    if kind == "bag":
+        return "The Bag needs another player's top two blocks to complete a temple you started."
+    if kind == "race":
+        return ("That block does not fit the lightning temple: it must touch your build and "
+                "leave the rest buildable from your blocks.")
+    return "That move is not possible in this phase of the round."
+
+
+def describe_move(move: Move) -> str:
+    """One line of text for a move, for logs and the admin."""
+    kind = move.get("type")
+    if kind in ("place", "race"):
+        text = (f"placed a 1x{move.get('size')} block {move.get('dir')} at column "
+                f"{move.get('col')}, layer {move.get('row')}")
+        if kind == "race":
+            return text + " in the lightning race"
+        text += f" in zone {_nth(move.get('zone'))}"
+        if "from_zone" in move:
+            text += f", moved from zone {_nth(move.get('from_zone'))}"
+        power = {"hammer": "Hammer & Chisel", "mortar": "Mortar"}.get(move.get("power", ""))
+        return text + (f" using the {power}" if power else "")
+    if kind == "takeback":
+        return f"took block {move.get('block')} back from zone {_nth(move.get('zone'))}"
+    if kind == "bag":
+        return (f"used the Bag: the top two blocks of seat {_nth(move.get('seat'))}'s zone "
+                f"{_nth(move.get('from_zone'))} complete zone {_nth(move.get('zone'))}")
+    if kind == "withdraw":
+        return "withdrew from the lightning race"
+    return "passed"
+
+
+def _nth(index: Any) -> str:
+    return str(index + 1) if isinstance(index, int) else "?"
+
+
+# -- the end of a round ------------------------------------------------------------------------
+
+
+def _settle(state: State, rng: Random) -> list[Event]:
+    """Close the race or the round once its last seat is done, and open the next round."""
+    if state["phase"] == "lightning":
+        race = state["lightning"]
+        if race["winner"] is None and not all(race["out"]):
+            return []
+        return _finish_race(state) + _next_round(state, rng)
+    if not all(state["done"]):
+        return []
+    events = _end_round(state)
+    if state["lightning"] is not None:
+        events += _start_race(state)
+        if state["phase"] == "lightning":
+            return events
+        events += _finish_race(state)
+    return events + _next_round(state, rng)
+
+
+def _end_round(state: State) -> list[Event]:
+    """Completions resolve in the order they were made; then the cooperative last temple."""
+    events: list[Event] = []
+    completions = state["completions"]
+    state["quiet_rounds"] = 0 if completions else state["quiet_rounds"] + 1
+    for done in completions:
+        events += _resolve(state, done, completions)
+    state["completions"] = []
+    return events + _cooperative_finale(state)
+
+
+def _resolve(state: State, done: dict[str, Any], completions: list[dict[str, Any]]) -> list[Event]:
+    """The first to complete a card wins it; a later one this round takes a point token."""
+    seat, zone, card = done["seat"], done["zone"], done["card"]
+    player = state["seats"][seat]
+    events: list[Event] = []
+    if state["holders"][zone] == card:
+        player["cards"].append(card)
+        events.append(Event(f"Seat {seat + 1} wins the {_card_name(card)}.",
+                            data={"seat": seat, "card": card, "won": "card"}))
+        rivals = {c["seat"] for c in completions if c["zone"] == zone and c["card"] == card}
+        banked = bank_completed(player, zone)
+        events += _replace_card(state, zone, skip=rivals)
+    else:
+        player["tokens"].append(value(card))
+        events.append(Event(f"Seat {seat + 1} also completed the {_card_name(card)} and takes "
+                            f"a point token worth {value(card)}.",
+                            data={"seat": seat, "card": card, "won": "token"}))
+        banked = bank_completed(player, zone)
+    if banked:
+        events.append(Event(f"Seat {seat + 1} puts a 1x{banked} block in the bonus area.",
+                            data={"seat": seat, "bonus": banked}))
+    return events
+
+
+def _replace_card(state: State, zone: int, skip: set[int]) -> list[Event]:
+    """A new card in the holder; everyone else building there rebuilds to it."""
+    events = _draw(state, zone)
+    race = state["lightning"]
+    if race is not None and race["holder"] == zone:
+        return events  # the rebuild waits for the card drawn after the race
+    return events + _rebuild_all(state, zone, skip)
+
+
+def _rebuild_all(state: State, zone: int, skip: set[int]) -> list[Event]:
+    events = []
+    for seat, player in enumerate(state["seats"]):
+        if seat in skip or not player["zones"][zone]:
+            continue
+        returned = rebuild(player, zone, state["holders"][zone])
+        if returned:
+            events.append(Event(f"Seat {seat + 1} returns {returned} block(s) from zone "
+                                f"{zone + 1} to the supply.", data={"seat": seat, "zone": zone}))
+    return events
+
+
+def _draw(state: State, zone: int) -> list[Event]:
+    """Turn up the deck's top card into holder `zone`; the lightning card starts a race."""
+    deck = state["deck"]
+    card = deck.pop(0) if deck else None
+    if card == LIGHTNING:
+        card = None
+        if not deck:
+            return [Event("The lightning card comes up last, with no temple left to race for.")]
+        race_card = deck.pop(0)
+        players = state["players"]
+        state["lightning"] = {"card": race_card, "holder": zone, "builds": [[] for _ in
+                              range(players)], "out": [False] * players, "winner": None}
+        state["holders"][zone] = None
+        return [Event(f"The lightning card! The {_card_name(race_card)} is raced for.",
+                      data={"lightning": race_card})]
+    state["holders"][zone] = card
+    if card is None:
+        return [Event(f"The deck is empty: holder {zone + 1} stays empty.")]
+    return [Event(f"New card in holder {zone + 1}: the {_card_name(card)}.",
+                  data={"holder": zone, "card": card})]
+
+
+def _cooperative_finale(state: State) -> list[Event]:
+    """Variant: two players whose separate pieces together make up the last temple share it."""
+    if not state["options"]["cooperative_finale"] or state["deck"] or state["lightning"]:
+        return []
+    live = [z for z, card in enumerate(state["holders"]) if card is not None]
+    if len(live) != 1:
+        return []
+    zone = live[0]
+    shape = SHAPE_MASKS[state["holders"][zone]]
+    masks = [zone_mask(player["zones"][zone]) for player in state["seats"]]
+    for a, b in combinations(range(state["players"]), 2):
+        if masks[a] and masks[b] and not masks[a] & masks[b] and masks[a] | masks[b] == shape:
+            for seat in (a, b):
+                state["seats"][seat]["coop_points"] += len(state["seats"][seat]["zones"][zone])
+            state["holders"][zone] = None
+            for player in state["seats"]:
+                give_back(player, [blk["id"] for blk in player["zones"][zone]])
+                player["zones"][zone] = []
+            return [Event(f"Seats {a + 1} and {b + 1} put their pieces together and complete "
+                          "the last temple; each scores 1 point per block of theirs in it.",
+                          data={"seats": [a, b], "cooperative": True})]
+    return []
+
+
+# -- the lightning race ------------------------------------------------------------------------
+
+
+def _start_race(state: State) -> list[Event]:
+    """Everyone races; a seat whose blocks cannot make the temple at all sits it out."""
+    race = state["lightning"]
+    shape = SHAPE_MASKS[race["card"]]
+    race["out"] = [not tileable(shape, race_counts(p)) for p in state["seats"]]
+    state["phase"] = "lightning"
+    if all(race["out"]):
+        state["phase"] = "build"
+        return [Event("No one has the blocks to build the lightning temple.")]
+    return [Event("The lightning round begins: build the temple as fast as you can!")]
+
+
+def _finish_race(state: State) -> list[Event]:
+    """Blocks go home (borrowed ones to their constructions), the temple card is discarded, and
+    the emptied holder gets a new card."""
+    race = state["lightning"]
+    for seat, build in enumerate(race["builds"]):
+        player = state["seats"][seat]
+        for block in build:
+            if block["from"] is None:
+                give_back(player, [block["id"]])
+            else:
+                was = block["was"]
+                player["zones"][block["from"]].append(
+                    new_block(block["id"], was["col"], was["row"], was["dir"]))
+    state["lightning"] = None
+    state["phase"] = "build"
+    if race["winner"] is not None:
+        state["quiet_rounds"] = 0
+    zone = race["holder"]
+    return _draw(state, zone) + _rebuild_all(state, zone, skip=set())
+
+
+# -- rounds and the end ------------------------------------------------------------------------
+
+
+def _next_round(state: State, rng: Random) -> list[Event]:
+    """Roll every die for a new round (the Robot builds first), or end the game."""
+    if _cards_gone(state):
+        return _end(state, "Every temple card has been built.")
+    if state["solo"] and robot_done(state["robot"]):
+        return _end(state, "The Robot has no temple left to build.")
+    limit = state["options"]["stall_rounds"]
+    if state["quiet_rounds"] >= limit:
+        return _end(state, f"No temple was won in {limit} rounds in a row.")
+    players = state["players"]
+    state["round"] += 1
+    state["roller"] = (state["roller"] + 1) % players
+    state["dice"] = [rng.choice(DIE_FACES) for _ in range(players)]
+    state["done"] = [False] * players
+    state["phase"] = "build"
+    faces = ", ".join(FACE_NAMES[d] for d in state["dice"])
+    events = [Event(f"Round {state['round']}: seat {state['roller'] + 1} rolls {faces}.",
+                    data={"round": state["round"], "dice": state["dice"]})]
+    if state["solo"]:
+        robot = state["robot"]
+        robot["die"] = rng.choice(DIE_FACES)
+        won_before = len(robot["cards"])
+        events += robot_turn(robot)
+        if len(robot["cards"]) > won_before:
+            state["quiet_rounds"] = 0
+        if robot_done(robot):
+            events += _end(state, "The Robot has no temple left to build.")
+    return events
+
+
+def _cards_gone(state: State) -> bool:
+    return not state["deck"] and state["lightning"] is None and all(
+        card is None for card in state["holders"])
+
+
+def _end(state: State, reason: str) -> list[Event]:
+    state["phase"] = "over"
+    state["end_reason"] = reason
+    return [Event(f"Game over. {reason}", data={"over": True})]
+
+
+def _score(player: dict[str, Any]) -> dict[str, int]:
+    """Cards + point tokens + bonus blocks + unused power tokens (+ cooperative points)."""
+    parts = {
+        "cards": sum(value(card) for card in player["cards"]),
+        "tokens": sum(player.get("tokens", [])),
+        "bonus": sum(BLOCK_SIZES[i] for i in player["bonus"]),
+        "powers": sum(1 for status in player.get("powers", {}).values() if status == "unused"),
+        "cooperative": player.get("coop_points", 0),
+    }
+    return {**parts, "total": sum(parts.values())}
+
+
+def _best_piece(player: dict[str, Any]) -> int:
+    """The tie-break: the highest-valued card or point token."""
+    return max([*(value(card) for card in player["cards"]), *player.get("tokens", [])], default=0)
+
+
+def _solo_outcome(state: State) -> Outcome:
+    mine, robot = state["seats"][0], state["robot"]
+    me, it = _score(mine)["total"], _score(robot)["total"]
+    won = (me, _best_piece(mine)) >= (it, _best_piece(robot))
+    verdict = "You beat" if won else "You lose to"
+    return Outcome([float(me)], [0] if won else [], [1],
+                   f"{state['end_reason']} {verdict} the Robot, {me} to {it}.")
+
+
+def _card_name(card: int) -> str:
+    view = card_view(card) or {}
+    return f"{view.get('colour')} temple card #{card} ({view.get('value')} points)"
+
+
+# -- views -------------------------------------------------------------------------------------
+
+
+def _size_counts(ids: list[int]) -> dict[str, int]:
+    counts = {name: 0 for name in ("1x1", "1x2", "1x3", "1x4")}
+    for block_id in ids:
+        counts[f"1x{BLOCK_SIZES[block_id]}"] += 1
+    return counts
+
+
+def _seat_view(state: State, seat: int) -> dict[str, Any]:
+    player = state["seats"][seat]
+    complete = {c["zone"] for c in state["completions"] if c["seat"] == seat}
+    return {
+        "seat": seat,
+        "supply": _size_counts(player["supply"]),
+        "supply_ids": player["supply"],
+        "zones": [{"zone": z, "blocks": [block_view(b) for b in blocks],
+                   "mortar": player["mortar_zone"] == z, "complete": z in complete}
+                  for z, blocks in enumerate(player["zones"])],
+        "bonus": [{"id": i, "size": BLOCK_SIZES[i]} for i in player["bonus"]],
+        "powers": player["powers"],
+        "cards": [card_view(card) for card in player["cards"]],
+        "tokens": player["tokens"],
+        "coop_points": player["coop_points"],
+        "score": _score(player),
+    }
+
+
+def _race_view(race: dict[str, Any]) -> dict[str, Any]:
+    return {"card": card_view(race["card"]), "holder": race["holder"],
+            "builds": [[block_view(b) for b in build] for build in race["builds"]],
+            "out": race["out"], "winner": race["winner"]}
+
+
+def _robot_view(robot: dict[str, Any]) -> dict[str, Any]:
+    return {"die": None if robot["die"] is None else FACE_NAMES[robot["die"]],
+            "card": card_view(robot["holder"]), "deck_count": len(robot["deck"]),
+            "zone": [block_view(b) for b in robot["zone"]],
+            "supply": _size_counts(robot["supply"]),
+            "bonus": [{"id": i, "size": BLOCK_SIZES[i]} for i in robot["bonus"]],
+            "cards": [card_view(card) for card in robot["cards"]], "score": _score(robot)}

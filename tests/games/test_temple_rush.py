@@ -1,0 +1,600 @@
+"""Temple Rush: a test per rule of the book, from hand-made states, plus random-game properties."""
+
+from __future__ import annotations
+
+import copy
+from random import Random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import IllegalMove
+from games.temple_rush.board import all_block_ids, supply_counts, zone_mask
+from games.temple_rush.data import (
+    BLOCK_COUNTS,
+    BLOCK_SIZES,
+    COLOURS,
+    LIGHTNING,
+    SHAPE_MASKS,
+    SILHOUETTES,
+    STAR,
+    colour,
+    value,
+)
+from games.temple_rush.geometry import block_mask, fewest_blocks, tileable, tiling
+from games.temple_rush.rules import TempleRush, TempleRushOptions, _score
+from tests.games.playout import play_random, start, step
+
+GAME = TempleRush()
+# Card 0 is "..#.." over "#####": a 1x4 and a 1x1 on the ground and a 1x1 on top.
+SMALL = 0
+# Card 3 is ".##." twice over "####": a 1x4 with two upright 1x2 on it.
+TOWER = 3
+
+
+def new(players: int, seed: int = 1, **options: Any) -> dict:
+    return GAME.setup(players, TempleRushOptions(**options), Random(seed))
+
+
+def blk(size: int, col: int, row: int, direction: str = "flat") -> tuple[int, int, int, str]:
+    return size, col, row, direction
+
+
+def build(state: dict, seat: int, zone: int, *blocks: tuple[int, int, int, str]) -> dict:
+    """Put blocks from `seat`'s supply into a zone (test set-up, not a move)."""
+    player = state["seats"][seat]
+    for size, col, row, direction in blocks:
+        block_id = next(i for i in player["supply"] if BLOCK_SIZES[i] == size)
+        player["supply"].remove(block_id)
+        player["zones"][zone].append(
+            {"id": block_id, "size": size, "col": col, "row": row, "dir": direction})
+    return state
+
+
+def table(players: int = 2, holders: tuple[int | None, ...] = (SMALL, TOWER),
+          dice: tuple[int, ...] | None = None, deck: list[int] | None = None,
+          **options: Any) -> dict:
+    """A fresh game with chosen cards in the holders, dice and deck."""
+    state = new(players, **options)
+    state["holders"] = list(holders)
+    for player in state["seats"]:
+        player["zones"] = [[] for _ in holders]
+    state["dice"] = list(dice or [STAR] * players)
+    state["deck"] = list(deck if deck is not None else [20, 21, 22])
+    return state
+
+
+def place(zone: int, size: int, col: int, row: int, direction: str = "flat",
+          **extra: Any) -> dict:
+    return {"type": "place", "zone": zone, "size": size, "col": col, "row": row,
+            "dir": direction, **extra}
+
+
+def play(state: dict, *moves: tuple[int, dict]) -> dict:
+    for seat, move in moves:
+        state, _ = GAME.apply(state, seat, move, Random(0))
+    return state
+
+
+PASS = {"type": "pass"}
+
+
+# -- components --------------------------------------------------------------------------------
+
+
+def test_thirty_two_cards_four_colours_of_eight_with_book_values():
+    assert len(SILHOUETTES) == 32
+    assert [colour(c) for c in range(0, 32, 8)] == list(COLOURS)
+    assert {colour(c): value(c) for c in range(32)} == {
+        "green": 3, "blue": 4, "red": 5, "brown": 6}
+    assert value(LIGHTNING) == 3
+    assert len(set(SILHOUETTES)) == 32
+
+
+@pytest.mark.parametrize("card", range(32))
+def test_every_temple_is_buildable_from_one_players_blocks(card):
+    """A solver proves the silhouette tiles with 13 blocks, and its value is its fewest blocks."""
+    assert tileable(SHAPE_MASKS[card], BLOCK_COUNTS)
+    laid = tiling(SHAPE_MASKS[card], BLOCK_COUNTS)
+    assert laid is not None
+    union = 0
+    for size, mask in laid:
+        assert mask.bit_count() == size and not union & mask
+        union |= mask
+    assert union == SHAPE_MASKS[card]
+    assert fewest_blocks(SHAPE_MASKS[card], BLOCK_COUNTS) == value(card)
+
+
+def test_blocks_and_dice_match_the_box():
+    assert sorted(BLOCK_SIZES) == [1] * 3 + [2] * 4 + [3] * 3 + [4] * 3
+    assert supply_counts(list(range(13))) == (3, 4, 3, 3)
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "pile", "holders"), [(2, 9, 2), (3, 11, 2), (4, 13, 3)])
+def test_setup_pile_holders_and_lightning(players, pile, holders):
+    state = new(players)
+    assert len(state["holders"]) == holders and None not in state["holders"]
+    assert len(state["deck"]) == pile - holders + 1
+    assert state["deck"].count(LIGHTNING) == 1
+    cards = state["holders"] + [c for c in state["deck"] if c != LIGHTNING]
+    assert len(set(cards)) == pile
+    for player in state["seats"]:
+        assert player["supply"] == list(range(13))
+        assert len(player["zones"]) == holders
+        assert player["powers"] == {"hammer": "unused", "bag": "unused", "mortar": "unused"}
+    assert GAME.to_act(state) == frozenset(range(players)), "everyone builds at once"
+    assert state["round"] == 1 and state["roller"] == 0
+
+
+def test_the_roller_rotates_each_round():
+    state = table(3, dice=(STAR, STAR, STAR))
+    state = play(state, (0, PASS), (1, PASS), (2, PASS))
+    assert state["round"] == 2 and state["roller"] == 1
+
+
+def test_cooperative_finale_needs_three_or_four_players():
+    with pytest.raises(IllegalMove) as refused:
+        new(2, cooperative_finale=True)
+    assert refused.value.code == "bad_options"
+    assert new(3, cooperative_finale=True)["options"]["cooperative_finale"]
+
+
+def test_solo_setup_decks_holders_and_tokens():
+    state = new(1, robot_card_value=5)
+    mine, robot = state["seats"][0], state["robot"]
+    assert mine["powers"] == {"hammer": "unused", "mortar": "unused"}, "no Bag in solo"
+    assert len(state["holders"]) == 2 and len(state["deck"]) == 3
+    assert colour(state["holders"][0]) == "brown", "the extra brown card is on top"
+    assert len(robot["deck"]) == 4
+    assert not state["deck"].count(LIGHTNING)
+    robot_cards = [*robot["cards"], *([robot["holder"]] if robot["holder"] is not None else []),
+                   *robot["deck"]]
+    assert len(robot_cards) == 5
+    assert sorted(colour(c) for c in robot_cards).count("red") == 2, "difficulty card is red"
+    assert GAME.to_act(state) == frozenset({0})
+
+
+# -- building ----------------------------------------------------------------------------------
+
+
+def spots(state: dict, seat: int = 0, zone: int = 0) -> set[tuple]:
+    return {(m["size"], m["col"], m["row"], m["dir"], m.get("power"))
+            for m in GAME.legal_moves(state, seat)
+            if m["type"] == "place" and m["zone"] == zone}
+
+
+def plain(state: dict, seat: int = 0, zone: int = 0) -> set[tuple]:
+    """Placements without a power token."""
+    return {spot for spot in spots(state, seat, zone) if spot[4] is None}
+
+
+def test_the_die_decides_the_block_and_a_star_allows_any():
+    state = table(dice=(2, STAR))
+    assert {s[0] for s in spots(state) if s[4] is None} == {2}
+    assert {s[0] for s in spots(state, seat=1) if s[4] is None} == {1, 2, 3, 4}
+
+
+def test_a_block_lies_inside_the_silhouette_flat_or_on_end():
+    state = table(dice=(4, 4))
+    assert plain(state) == {(4, 0, 0, "flat", None), (4, 1, 0, "flat", None)}
+    state["dice"] = [2, 2]
+    tower = plain(state, zone=1)
+    assert (2, 1, 1, "upright", None) in tower and (2, 1, 1, "flat", None) in tower
+    assert (2, 0, 1, "flat", None) not in tower, "outside the silhouette"
+
+
+def test_later_blocks_must_touch_and_not_overlap():
+    state = build(table(dice=(1, 1)), 0, 0, blk(4, 0, 0))
+    ones = {(c, r) for size, c, r, _, power in spots(state) if power is None}
+    assert ones == {(4, 0), (2, 1)}
+
+
+def test_building_can_start_anywhere_not_only_at_the_bottom():
+    state = table(dice=(1, 1))
+    assert (1, 2, 1, "flat", None) in spots(state)
+
+
+def test_mortar_allows_a_loose_block_and_lasts_until_that_zone_completes():
+    state = build(table(dice=(1, 1)), 0, 1, blk(2, 1, 2, "flat"))
+    loose = place(1, 1, 0, 0, power="mortar")
+    assert loose in GAME.legal_moves(state, 0)
+    state = play(state, (0, loose), (1, PASS))
+    player = state["seats"][0]
+    assert player["powers"]["mortar"] == "active" and player["mortar_zone"] == 1
+    state["dice"] = [1, 1]
+    assert (1, 3, 0, "flat", None) in spots(state, zone=1), "further loose blocks are free"
+
+
+def test_without_mortar_no_loose_blocks():
+    state = build(table(dice=(1, 1)), 0, 1, blk(2, 1, 2, "flat"))
+    state["seats"][0]["powers"]["mortar"] = "used"
+    assert all(power != "mortar" for *_, power in spots(state, zone=1))
+    assert (1, 0, 0, "flat", None) not in spots(state, zone=1)
+
+
+def test_hammer_and_chisel_takes_a_block_of_another_size():
+    state = table(dice=(1, 1))
+    move = place(0, 4, 0, 0, power="hammer")
+    assert move in GAME.legal_moves(state, 0)
+    state = play(state, (0, move))
+    assert state["seats"][0]["powers"]["hammer"] == "used"
+    state["seats"][0]["powers"]["hammer"] = "used"
+    state["done"] = [False, False]
+    assert move not in GAME.legal_moves(state, 0)
+
+
+def test_a_missing_block_may_come_from_another_intact_construction():
+    state = build(table(dice=(1, 1)), 0, 1, blk(4, 0, 0), blk(1, 1, 1), blk(1, 2, 1))
+    state = build(state, 0, 0, blk(1, 2, 1))
+    assert not [i for i in state["seats"][0]["supply"] if BLOCK_SIZES[i] == 1]
+    moves = [m for m in GAME.legal_moves(state, 0) if m.get("from_zone") is not None]
+    assert {(m["from_zone"], m["block"]) for m in moves} == {(1, 0), (1, 1), (0, 2)}, (
+        "either 1x1 of zone 2 may leave it intact; zone 1's lone block may go too")
+
+
+def test_no_move_from_a_construction_that_would_fall_apart():
+    state = table(dice=(1, 1))
+    state = build(state, 0, 0, blk(2, 0, 0), blk(1, 2, 0), blk(2, 3, 0))
+    state = build(state, 0, 1, blk(2, 1, 1, "upright"), blk(1, 1, 0), blk(2, 2, 0))
+    player = state["seats"][0]
+    player["supply"].remove(2)
+    player["bonus"] = [2]
+    assert not [m for m in GAME.legal_moves(state, 0) if "from_zone" in m], (
+        "each 1x1 holds its construction together, so none may leave")
+
+
+def test_a_seat_may_pass_and_waits_for_the_round():
+    state = table(dice=(1, 1))
+    state = play(state, (0, PASS))
+    assert GAME.to_act(state) == frozenset({1})
+    assert GAME.legal_moves(state, 0) == []
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, 0, PASS, Random(0))
+    assert refused.value.code == "not_your_turn"
+
+
+def test_a_building_mistake_is_corrected_by_taking_a_block_back():
+    state = build(table(), 0, 0, blk(4, 0, 0), blk(1, 4, 0))
+    move = {"type": "takeback", "zone": 0, "block": 10}
+    assert move in GAME.legal_moves(state, 0)
+    state = play(state, (0, move))
+    assert 10 in state["seats"][0]["supply"] and len(state["seats"][0]["zones"][0]) == 1
+
+
+def test_blocks_never_move_between_zones_otherwise():
+    state = build(table(dice=(4, 4)), 0, 0, blk(4, 0, 0))
+    assert all("from_zone" not in m for m in GAME.legal_moves(state, 0))
+
+
+# -- completing --------------------------------------------------------------------------------
+
+
+def finish_small(state: dict, seat: int) -> dict:
+    """Build card 0 up to its last cell, leaving the top 1x1 to place."""
+    return build(state, seat, 0, blk(4, 0, 0), blk(1, 4, 0))
+
+
+def test_completing_wins_the_card_banks_one_block_and_turns_up_a_new_card():
+    state = finish_small(table(dice=(1, 1), deck=[20, 21]), 0)
+    state = play(state, (0, place(0, 1, 2, 1)))
+    assert state["completions"] == [{"seat": 0, "zone": 0, "card": 0, "borrowed": []}]
+    state = play(state, (1, PASS))
+    player = state["seats"][0]
+    assert player["cards"] == [SMALL]
+    assert player["bonus"] == [10], "the 1x4 scores most in the bonus area"
+    assert player["zones"][0] == [] and len(player["supply"]) == 12
+    assert state["holders"][0] == 20 and state["deck"] == [21]
+
+
+def test_bonus_area_holds_one_block_of_each_size():
+    state = finish_small(table(dice=(1, 1)), 0)
+    state["seats"][0]["bonus"] = [12]
+    state["seats"][0]["supply"].remove(12)
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert sorted(BLOCK_SIZES[i] for i in state["seats"][0]["bonus"]) == [1, 4]
+
+
+def test_a_second_completion_of_the_same_temple_takes_a_point_token():
+    state = finish_small(finish_small(table(dice=(1, 1)), 0), 1)
+    state = play(state, (1, place(0, 1, 2, 1)), (0, place(0, 1, 2, 1)))
+    assert state["seats"][1]["cards"] == [SMALL], "seat 2 finished first"
+    assert state["seats"][0]["tokens"] == [3] and state["seats"][0]["cards"] == []
+    assert state["seats"][0]["zones"][0] == []
+
+
+def test_completions_of_different_temples_resolve_in_the_order_made():
+    state = finish_small(table(dice=(2, 1), deck=[20, 21]), 1)
+    state = build(state, 0, 1, blk(4, 0, 0), blk(2, 1, 1, "upright"))
+    state = play(state, (0, place(1, 2, 2, 1, "upright")), (1, place(0, 1, 2, 1)))
+    assert state["holders"] == [21, 20], "zone 2 (first completed) drew first"
+
+
+def test_others_rebuild_to_the_new_card_or_return_blocks():
+    state = finish_small(table(dice=(1, 1), deck=[TOWER + 4]), 0)  # card 7: .##. x3 over ####
+    state = build(state, 1, 0, blk(4, 0, 0))
+    state["holders"][1] = None
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert state["holders"][0] == 7
+    assert [b["size"] for b in state["seats"][1]["zones"][0]] == [4], "the 1x4 still fits"
+    state2 = finish_small(table(dice=(1, 1), deck=[2]), 0)  # card 2 is 3 wide
+    state2 = build(state2, 1, 0, blk(4, 0, 0), blk(1, 4, 0))
+    state2 = play(state2, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert state2["seats"][1]["zones"][0] == [], "nothing fits, all blocks go home"
+    assert len(state2["seats"][1]["supply"]) == 13
+
+
+def test_an_empty_deck_leaves_the_holder_empty_and_the_last_card_ends_the_game():
+    state = finish_small(table(dice=(1, 1), holders=(SMALL,), deck=[]), 0)
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert state["phase"] == "over" and GAME.to_act(state) == frozenset()
+    outcome = GAME.outcome(state)
+    assert outcome.winners == [0]
+    assert outcome.scores == [3 + 4 + 3, 3.0], "card + 1x4 bonus + three unused tokens"
+
+
+# -- the Bag -----------------------------------------------------------------------------------
+
+
+def test_the_bag_completes_a_temple_with_anothers_top_two_blocks():
+    state = build(table(dice=(3, 3)), 0, 1, blk(4, 0, 0))
+    state["seats"][1]["supply"] = [i for i in range(13) if i not in (3, 4, 10)]
+    state["seats"][1]["zones"][0] = [
+        {"id": 10, "size": 4, "col": 0, "row": 0, "dir": "flat"},
+        {"id": 3, "size": 2, "col": 0, "row": 1, "dir": "upright"},
+        {"id": 4, "size": 2, "col": 1, "row": 1, "dir": "upright"},
+    ]
+    move = {"type": "bag", "zone": 1, "seat": 1, "from_zone": 0}
+    assert move in GAME.legal_moves(state, 0)
+    state = play(state, (0, move))
+    assert state["seats"][0]["powers"]["bag"] == "used"
+    assert len(state["completions"][0]["borrowed"]) == 2
+    state = play(state, (1, PASS))
+    assert state["seats"][0]["cards"] == [TOWER]
+    assert len(state["seats"][1]["zones"][0]) == 3, "borrowed blocks went home"
+
+
+def test_the_bag_is_offered_only_when_the_two_blocks_complete_the_temple():
+    state = build(table(dice=(3, 3)), 0, 1, blk(4, 0, 0))
+    state["seats"][1]["zones"][0] = [
+        {"id": 10, "size": 4, "col": 0, "row": 0, "dir": "flat"},
+        {"id": 0, "size": 1, "col": 2, "row": 1, "dir": "flat"},
+        {"id": 1, "size": 1, "col": 4, "row": 0, "dir": "flat"},
+    ]
+    assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "bag"]
+
+
+# -- the lightning round -----------------------------------------------------------------------
+
+
+def lightning_table() -> dict:
+    state = finish_small(table(dice=(1, 1), deck=[LIGHTNING, TOWER + 4, 20]), 0)
+    return play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+
+
+def test_the_lightning_card_starts_a_race_on_the_card_beneath():
+    state = lightning_table()
+    assert state["phase"] == "lightning"
+    assert state["lightning"]["card"] == 7 and state["holders"][0] is None
+    assert GAME.to_act(state) == frozenset({0, 1}), "everyone races at once"
+    assert {m["type"] for m in GAME.legal_moves(state, 0)} == {"race", "withdraw"}
+
+
+def race_to_the_end(state: dict, seat: int) -> dict:
+    while state["phase"] == "lightning":
+        move = GAME.legal_moves(state, seat)[0]
+        state = play(state, (seat, move))
+    return state
+
+
+def test_the_first_complete_build_wins_the_lightning_card_and_all_blocks_go_home():
+    state = lightning_table()
+    state = play(state, (1, GAME.legal_moves(state, 1)[0]))
+    state = race_to_the_end(state, 0)
+    assert state["seats"][0]["cards"] == [SMALL, LIGHTNING]
+    assert state["seats"][1]["cards"] == []
+    assert state["holders"][0] == 20, "the emptied holder got a new card"
+    for player in state["seats"]:
+        assert all_block_ids(player) == list(range(13))
+    assert _score(state["seats"][0])["cards"] == 6
+
+
+def test_a_racer_short_of_blocks_borrows_from_constructions_and_gets_them_back():
+    state = lightning_table()
+    player = state["seats"][0]
+    state = build(state, 0, 1, blk(4, 0, 0), blk(4, 0, 1))
+    assert not [i for i in player["supply"] if BLOCK_SIZES[i] == 4]
+    before = copy.deepcopy(state["seats"][0]["zones"][1])
+    state = play(state, (0, {"type": "race", "size": 4, "col": 0, "row": 0, "dir": "flat"}))
+    assert state["lightning"]["builds"][0][0]["from"] == 1
+    state = play(state, (1, {"type": "withdraw"}))
+    state = race_to_the_end(state, 0)
+    assert sorted(b["id"] for b in state["seats"][0]["zones"][1]) == sorted(
+        b["id"] for b in before)
+
+
+def test_race_placements_never_lead_into_a_dead_end():
+    state = lightning_table()
+    moves = GAME.legal_moves(state, 0)[:-1]
+    assert moves
+    for move in moves:
+        mask = block_mask(move["size"], move["col"], move["row"], move["dir"])
+        counts = [3, 4, 3, 2]  # every block but the 1x4 in the bonus area
+        counts[move["size"] - 1] -= 1
+        assert tileable(SHAPE_MASKS[7] & ~mask, (counts[0], counts[1], counts[2], counts[3]))
+
+
+def test_when_everyone_withdraws_no_one_wins_the_lightning_card():
+    state = lightning_table()
+    state = play(state, (0, {"type": "withdraw"}), (1, {"type": "withdraw"}))
+    assert state["phase"] == "build" and state["round"] == 2
+    assert all(LIGHTNING not in p["cards"] for p in state["seats"])
+
+
+# -- end of the game and scoring ---------------------------------------------------------------
+
+
+def scored(state: dict) -> dict:
+    state["phase"], state["end_reason"] = "over", "Test."
+    return state
+
+
+def test_score_adds_cards_tokens_bonus_and_unused_powers():
+    state = new(2)
+    player = state["seats"][0]
+    player.update(cards=[0, 16], tokens=[6, 4], bonus=[10, 0])  # 3+5 + 6+4 + 4+1
+    player["powers"].update(hammer="used", bag="used")
+    assert _score(player)["total"] == 24, "the book's worked example"
+
+
+def test_ties_go_to_the_highest_card_or_token_then_are_shared():
+    state = scored(new(3))
+    state["seats"][0].update(cards=[24], tokens=[])        # 6 + 3 = 9, best 6
+    state["seats"][1].update(cards=[0, 1], tokens=[])      # 3 + 3 + 3 = 9, best 3
+    state["seats"][2].update(cards=[], tokens=[6])         # 6 + 3 = 9, best 6
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [9.0, 9.0, 9.0]
+    assert outcome.winners == [0, 2] and outcome.ranking == [1, 3, 1]
+
+
+def test_the_cooperative_last_temple_is_shared_by_two_pieces():
+    state = table(3, holders=(TOWER, None), dice=(1, 1, 1), deck=[],
+                  cooperative_finale=True)
+    state = build(state, 0, 0, blk(4, 0, 0))
+    state = build(state, 1, 0, blk(2, 1, 1, "upright"))
+    state = build(state, 1, 0, blk(1, 2, 1))
+    state = play(state, (0, PASS), (2, PASS), (1, place(0, 1, 2, 2)))
+    assert state["phase"] == "over"
+    assert [p["coop_points"] for p in state["seats"]] == [1, 3, 0]
+    assert all(p["cards"] == [] for p in state["seats"]), "the card is discarded"
+
+
+def test_without_the_variant_two_pieces_win_nothing():
+    state = table(3, holders=(TOWER, None), dice=(1, 1, 1), deck=[])
+    state = build(state, 0, 0, blk(4, 0, 0))
+    state = build(state, 1, 0, blk(2, 1, 1, "upright"), blk(1, 2, 1))
+    state = play(state, (0, PASS), (2, PASS), (1, place(0, 1, 2, 2)))
+    assert state["phase"] == "build"
+
+
+def test_a_stalled_game_ends_after_the_quiet_rounds():
+    state = table(dice=(1, 1), stall_rounds=5)
+    for _ in range(5):
+        state = play(state, (0, PASS), (1, PASS))
+    assert state["phase"] == "over" and "No temple" in state["end_reason"]
+
+
+# -- solo and the Robot ------------------------------------------------------------------------
+
+
+def robot_table(die: int, card: int = TOWER, placed: tuple = ()) -> dict:
+    state = new(1)
+    robot = state["robot"]
+    robot.update(holder=card, zone=[], supply=list(range(13)), die=die, deck=[20])
+    for size, col, row, direction in placed:
+        block_id = next(i for i in robot["supply"] if BLOCK_SIZES[i] == size)
+        robot["supply"].remove(block_id)
+        robot["zone"].append({"id": block_id, "size": size, "col": col, "row": row,
+                              "dir": direction})
+    return state
+
+
+def robot_step(state: dict, die: int) -> dict:
+    from games.temple_rush.robot import robot_turn
+
+    state = copy.deepcopy(state)
+    state["robot"]["die"] = die
+    robot_turn(state["robot"])
+    return state
+
+
+def test_the_robot_need_not_connect_its_blocks():
+    state = robot_table(2, placed=(blk(2, 1, 2, "flat"),))
+    state = robot_step(state, 1)
+    assert len(state["robot"]["zone"]) == 2
+
+
+def test_the_robot_takes_one_size_up_or_down_when_the_die_is_useless():
+    state = robot_table(3, placed=(blk(4, 0, 0),))  # left: two 2-cell columns
+    state = robot_step(state, 3)
+    assert [b["size"] for b in state["robot"]["zone"]] == [4, 2], "no 1x3 fits: a 1x2 instead"
+
+
+def test_the_robot_passes_when_nothing_fits():
+    state = robot_table(4, placed=(blk(4, 0, 0), blk(2, 1, 1, "upright")))
+    state["robot"]["supply"] = [i for i in state["robot"]["supply"] if BLOCK_SIZES[i] == 4]
+    state = robot_step(state, 4)
+    assert len(state["robot"]["zone"]) == 2
+
+
+def test_the_robot_banks_fixed_blocks_one_size_down_per_temple():
+    state = robot_table(2, placed=(blk(4, 0, 0), blk(2, 1, 1, "upright")))
+    state = robot_step(state, 2)
+    robot = state["robot"]
+    assert robot["cards"] == [TOWER] and [BLOCK_SIZES[i] for i in robot["bonus"]] == [4]
+    assert robot["holder"] == 20
+    assert _score(robot)["total"] == 3 + 4
+
+
+def test_solo_ends_when_the_robot_has_no_temple_left_and_compares_scores():
+    state = new(1, robot_card_value=3)
+    state["robot"].update(holder=None, deck=[], cards=[24, 25], bonus=[10])
+    state["done"] = [False]
+    state = play(state, (0, PASS))
+    outcome = GAME.outcome(state)
+    assert state["phase"] == "over" and outcome.winners == [], "12 + 4 beats 2 tokens"
+    assert outcome.ranking == [1] and "Robot" in outcome.reason
+
+
+def test_solo_player_can_win():
+    state = scored(new(1))
+    state["seats"][0].update(cards=[24, 25, 26])
+    assert GAME.outcome(state).winners == [0]
+
+
+# -- properties of whole games -----------------------------------------------------------------
+
+
+def check_invariants(state: dict) -> None:
+    for player in state["seats"]:
+        ids = all_block_ids(player)
+        if state["lightning"] is not None:
+            ids = sorted(ids + [b["id"] for b in state["lightning"]["builds"][
+                state["seats"].index(player)]])
+        assert ids == list(range(13)), "every block is in exactly one place"
+        assert len({BLOCK_SIZES[i] for i in player["bonus"]}) == len(player["bonus"])
+        for zone, blocks in enumerate(player["zones"]):
+            card = state["holders"][zone]
+            if blocks and card is not None:
+                assert zone_mask(blocks) & ~SHAPE_MASKS[card] == 0
+    view = GAME.view(state, None)
+    assert [s["score"]["total"] for s in view["seats"]] == [
+        _score(p)["total"] for p in state["seats"]]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(1, 4), seed=st.integers(0, 10**6), coop=st.booleans())
+def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
+    options = TempleRushOptions(cooperative_finale=coop and players >= 3)
+    play_state = start(GAME, players, options, f"prop:{seed}")
+    chooser = Random(seed)
+    while GAME.to_act(play_state.state):
+        check_invariants(play_state.state)
+        seat = chooser.choice(sorted(GAME.to_act(play_state.state)))
+        moves = GAME.legal_moves(play_state.state, seat)
+        builds = [m for m in moves if m["type"] in ("place", "race", "bag")]
+        step(play_state, seat, chooser.choice(builds or moves))
+    check_invariants(play_state.state)
+    outcome = GAME.outcome(play_state.state)
+    assert outcome is not None and len(outcome.scores) == players
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_uniformly_random_games_end(players):
+    for n in range(5):
+        state = play_random(GAME, players, TempleRushOptions(), f"end:{players}:{n}").state
+        assert state["phase"] == "over"
