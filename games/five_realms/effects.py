@@ -11,6 +11,7 @@ from typing import Any
 from games.five_realms import data
 from games.five_realms.data import (
     COLONEL_END_CASTLES,
+    GAIA_END_CASTLES,
     IMPERIAL,
     KING_CASTLES,
     MARSHAL_CASTLES,
@@ -132,7 +133,7 @@ def _end_gain(state: State, seat: int, card: str) -> int:
             return MARSHAL_CASTLES if _imperials(state, seat) > _imperials(state, other) else 0
         case data.GAIA:
             ahead = len(state["seats"][seat]["titans"]) > len(state["seats"][other]["titans"])
-            return 1 if ahead else 0
+            return GAIA_END_CASTLES if ahead else 0
         case _:
             return 0
 

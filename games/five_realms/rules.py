@@ -45,6 +45,7 @@ from games.five_realms.data import (
     REALMS,
     START_CASTLES,
     STEAL,
+    TITAN_CASTLES,
     TITANS,
     TITANS_TO_WIN,
     WARRIOR,
@@ -195,6 +196,8 @@ def _owns_character(state: State, seat: int, card: str) -> bool:
 
 
 def _gain(state: State, seat: int, castles: int, why: str) -> Events:
+    if not castles:
+        return []
     state["seats"][seat]["castles"] += castles
     return [Event(f"Seat {seat + 1} earns {castles} castle(s): {why}.",
                   data={"seat": seat, "castles": castles})]
@@ -244,8 +247,6 @@ def _check(state: State, move: Any) -> None:
     if not isinstance(move, dict) or move.get("type") not in kinds:
         raise IllegalMove("illegal_move", f"Now the move must be one of: {', '.join(kinds)}.")
     raise IllegalMove("illegal_move", QUESTIONS[state["todo"][0]["kind"]])
-
-
 
 
 # -- the turn, one choice at a time ------------------------------------------------------------
@@ -502,7 +503,7 @@ def _seat_titan(state: State, card: str) -> Events:
     titans = state["seats"][seat]["titans"]
     titans.append(card)
     state["hand"] = []
-    events = _gain(state, seat, 1, _name(state, card))
+    events = _gain(state, seat, TITAN_CASTLES, _name(state, card))
     if len(titans) >= TITANS_TO_WIN:
         state.update(over=True, winner=seat, todo=[])
         events.append(Event(f"Seat {seat + 1} has {TITANS_TO_WIN} different Titans and wins."))
