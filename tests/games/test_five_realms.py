@@ -385,6 +385,25 @@ def test_witch_influence_triggers_the_council_again():
     assert state["seats"][0]["castles"] == 2 + 1 + 1, "Queen for the 4th, then for the 3rd"
 
 
+def test_witch_fires_again_at_the_5th_banner_and_finds_nothing_in_an_empty_pile():
+    state = influence_setup("marine", have=3, collect=2)
+    council(state, 0, ("marine", "witch"))
+    state, events = play(state, place(1, 0), {"type": "influence"})
+    assert any("finds the discard pile empty" in e.text for e in events)
+    assert state["turn"] == 1
+
+
+def test_a_declined_witch_pick_goes_back_on_the_pile():
+    state = influence_setup("marine", have=1, collect=2)
+    council(state, 0, ("marine", "witch"))
+    monk = take(state, "religious", "popess")
+    state["discard"].append(monk)
+    state, _ = play(state, place(1, 0), {"type": "influence"}, {"type": "pick", "card": monk})
+    assert kinds(state) == ["choose", "decline"], "Religious: RECRUIT is the only use"
+    state, _ = play(state, {"type": "decline"})
+    assert state["discard"] == [monk] and state["turn"] == 1
+
+
 def test_popess_earns_two_at_any_4th_banner():
     state = influence_setup("raptor", have=2, collect=2)
     council(state, 0, ("religious", "popess"))
@@ -461,6 +480,36 @@ def test_end_of_game_effects_and_most_castles_wins():
     # then the Warrior Monk steals 2 (2 warriors against 1).
     assert [s["castles"] for s in state["seats"]] == [2 + 3 + 3 + 2 + 2, 2 + 1 - 2]
     assert GAME.outcome(state).winners == [0]
+
+
+def test_captain_scores_majorities_again_at_the_end():
+    state = end_setup()
+    council(state, 1, ("imperial", "captain"))
+    influence(state, 1, "ursid", 2)
+    influence(state, 1, "marine", 1)
+    influence(state, 0, "marine", 1)
+    state, _ = play(last_card(state), {"type": "recruit"}, {"type": "decline"})
+    assert [s["castles"] for s in state["seats"]] == [2, 3]
+
+
+def test_the_opponent_sees_the_top_banner_but_never_a_hidden_character():
+    state = GAME.setup(2, FiveRealmsOptions(), Random(3))
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["deck"] == {"count": 60, "top_banner": state["faces"][state["deck"][0]]
+                                ["banner"]}
+        assert "character" not in json.dumps(view["square"])
+        assert len(view["square"]["legal_spots"]) == 3
+
+
+def test_zombie_moves_finish_a_game():
+    state = GAME.setup(2, FiveRealmsOptions(), Random(4))
+    for _ in range(500):
+        if state["over"]:
+            break
+        seat = state["turn"]
+        state, _ = GAME.apply(state, seat, GAME.zombie_move(state, seat), RNG)
+    assert GAME.outcome(state) is not None
 
 
 def test_a_castle_tie_goes_to_more_influence_then_is_shared():
