@@ -1,0 +1,250 @@
+// The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
+
+import { api, ApiError, createPlayer, games, me } from "./api.js";
+import { h, navigate, replace, toast } from "./ui.js";
+
+const REFRESH_MS = 4000;
+
+/** Render the lobby into `root`; returns {dispose}. */
+export function openLobby(root) {
+  let alive = true;
+  let timer = null;
+  const openList = h("div", { class: "open-rooms", "data-testid": "open-rooms" });
+
+  function draw() {
+    if (!alive) return;
+    document.title = "Ziggurat — board games with friends";
+    const player = me();
+    replace(root,
+      topbar(player, draw),
+      h("main", { class: "lobby" },
+        player ? null : nameCard(draw),
+        player ? joinCard() : null,
+        player ? h("section", { class: "card wide", "aria-labelledby": "new-room" },
+          h("h2", { id: "new-room" }, "Start a new room"),
+          h("p", { class: "hint" }, "Pick a game, set it up, then send the invite link to your friends."),
+          gameCards()) : null,
+        player ? h("section", { class: "card wide", "aria-labelledby": "open-title" },
+          h("h2", { id: "open-title" }, "Public rooms waiting for players"),
+          openList) : null));
+    if (player) refreshOpen();
+  }
+
+  async function refreshOpen() {
+    clearTimeout(timer);
+    if (!alive) return;
+    try {
+      const [rooms, known] = await Promise.all([api("GET", "/api/rooms"), games()]);
+      if (!alive) return;
+      const titles = Object.fromEntries(known.map((g) => [g.id, g.title]));
+      replace(openList, rooms.length ? h("ul", { class: "room-list" }, rooms.map((room) => {
+        const host = room.seats.find((s) => s.player?.id === room.host)?.player?.name || "someone";
+        const taken = room.seats.filter((s) => s.player || s.bot).length;
+        return h("li", { class: "room-row", "data-code": room.code },
+          h("span", { class: "room-game" }, titles[room.game] || room.game),
+          h("span", { class: "room-host" }, `hosted by ${host}`),
+          h("span", { class: "room-seats" }, `${taken}/${room.seats.length} seats`),
+          h("button", { class: "btn small", onclick: () => joinRoom(room.code) }, "Join"));
+      })) : h("p", { class: "empty" }, "No public rooms right now. Make one, or invite friends to a private room."));
+    } catch (err) {
+      replace(openList, h("p", { class: "empty" }, `Could not load rooms: ${err.message}`));
+    }
+    timer = setTimeout(refreshOpen, REFRESH_MS);
+  }
+
+  draw();
+  return { dispose() { alive = false; clearTimeout(timer); } };
+}
+
+/** The header bar shared by every page. */
+export function topbar(player, onRename, extra = null) {
+  return h("header", { class: "topbar" },
+    h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }), "Ziggurat"),
+    extra,
+    player ? h("div", { class: "me" },
+      h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
+      onRename ? h("button", { class: "btn ghost small", onclick: () => renameDialog(onRename) }, "Change name") : null)
+      : null);
+}
+
+function nameCard(after) {
+  const input = h("input", { id: "name-input", name: "name", maxlength: 40, required: true,
+                             autocomplete: "nickname", placeholder: "e.g. Nefertiti" });
+  async function submit(e) {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (!name) { toast("Type a name first."); return; }
+    try {
+      await createPlayer(name);
+      after();
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+  return h("section", { class: "card hero" },
+    h("h1", {}, "Play temple-building board games with friends"),
+    h("p", {}, "Make a private room, send the link, and play in the browser — on a laptop or a phone."),
+    h("form", { class: "name-form", onsubmit: submit },
+      h("label", { for: "name-input" }, "What should your friends call you?"),
+      h("div", { class: "row" }, input, h("button", { class: "btn primary", type: "submit" }, "Continue"))));
+}
+
+/** A form that asks for a name and makes a player; used by the lobby and by room pages. */
+export function nameForm(label, buttonText, after) {
+  const input = h("input", { name: "name", maxlength: 40, placeholder: "Your name", "aria-label": "Your name",
+                             autocomplete: "nickname", required: true });
+  return h("form", { class: "name-form inline", onsubmit: async (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (!name) { toast("Type a name first."); return; }
+    try {
+      await createPlayer(name);
+      await after();
+    } catch (err) {
+      toast(err.message);
+    }
+  } }, h("span", { class: "hint" }, label), h("div", { class: "row" }, input,
+    h("button", { class: "btn primary", type: "submit" }, buttonText)));
+}
+
+function renameDialog(after) {
+  const old = me();
+  const dialog = h("dialog", { class: "dialog" });
+  const input = h("input", { name: "name", maxlength: 40, value: old?.name || "", "aria-label": "New name" });
+  dialog.append(h("form", { method: "dialog", onsubmit: async (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (name && name !== old?.name) {
+      try { await createPlayer(name); } catch (err) { toast(err.message); }
+    }
+    dialog.close();
+    dialog.remove();
+    after();
+  } }, h("h2", {}, "Change your name"),
+    h("p", { class: "hint" }, "Rooms you already sit in keep your old name."),
+    input,
+    h("div", { class: "row end" },
+      h("button", { class: "btn ghost", type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel"),
+      h("button", { class: "btn primary", type: "submit" }, "Save"))));
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+/** A code as typed, or a whole invite link pasted in. */
+function codeFrom(text) {
+  const found = text.trim().match(/\/r\/([^/?#\s]+)/);
+  return (found ? found[1] : text).trim();
+}
+
+function joinCard() {
+  const input = h("input", { id: "code-input", name: "code", placeholder: "abc-def-ghj or an invite link",
+                             autocomplete: "off", autocapitalize: "none", spellcheck: false });
+  return h("section", { class: "card", "aria-labelledby": "join-title" },
+    h("h2", { id: "join-title" }, "Got an invite?"),
+    h("form", { class: "join-form", onsubmit: (e) => {
+      e.preventDefault();
+      const code = codeFrom(input.value);
+      if (!code) { toast("Type the room code your friend sent you."); return; }
+      joinRoom(code);
+    } },
+      h("label", { for: "code-input" }, "Room code or link"),
+      h("div", { class: "row" }, input, h("button", { class: "btn primary", type: "submit" }, "Join room"))));
+}
+
+/** Take a free seat if there is one, then open the room (to watch, if it is full or started). */
+export async function joinRoom(code) {
+  try {
+    const room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
+    if (room.status === "lobby") {
+      try {
+        await api("POST", `/api/rooms/${room.code}/join`, {});
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        toast(`${err.message} You can watch instead.`, "info");
+      }
+    }
+    navigate(`/r/${room.code}`);
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+function gameCards() {
+  const box = h("div", { class: "games", "data-testid": "games" }, h("p", { class: "empty" }, "Loading games…"));
+  games().then((list) => replace(box, list.map(gameCard)))
+    .catch((err) => replace(box, h("p", { class: "empty" }, `Could not load the games: ${err.message}`)));
+  return box;
+}
+
+function gameCard(game) {
+  const id = (name) => `${game.id}-${name}`;
+  const seats = h("input", { id: id("seats"), name: "seats", type: "number", min: game.min_players,
+                             max: game.max_players, value: String(Math.min(Math.max(3, game.min_players), game.max_players)),
+                             inputmode: "numeric", required: true });
+  const privacy = h("input", { id: id("private"), name: "private", type: "checkbox", checked: true });
+  const variants = optionControls(game);
+  async function create(e) {
+    e.preventDefault();
+    const count = Number(seats.value);
+    if (!Number.isInteger(count) || count < game.min_players || count > game.max_players) {
+      toast(`${game.title} is for ${game.min_players} to ${game.max_players} players.`);
+      seats.focus();
+      return;
+    }
+    try {
+      const room = await api("POST", "/api/rooms", { game: game.id, seats: count,
+                                                     private: privacy.checked, options: variants.read() });
+      navigate(`/r/${room.code}`);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+  const players = game.min_players === game.max_players ? `${game.min_players} players`
+    : `${game.min_players}–${game.max_players} players`;
+  return h("form", { class: "game-card", "data-game": game.id, onsubmit: create },
+    h("div", { class: "game-head" },
+      h("h3", {}, game.title),
+      h("span", { class: "pill" }, players)),
+    game.description ? h("p", { class: "game-desc" }, game.description) : null,
+    h("div", { class: "field inline-field" },
+      h("label", { for: id("seats") }, "Seats"), seats),
+    variants.el,
+    h("div", { class: "field check" }, privacy,
+      h("label", { for: id("private") }, "Private room (only people with the link can join)")),
+    h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`));
+}
+
+/** Form controls for a game's options_schema (pydantic JSON schema), and a reader for them. */
+function optionControls(game) {
+  const props = game.options_schema?.properties || {};
+  const readers = [];
+  const fields = Object.entries(props).map(([name, spec]) => {
+    const inputId = `${game.id}-opt-${name}`;
+    const label = spec.description || spec.title || name;
+    if (spec.type === "boolean") {
+      const box = h("input", { id: inputId, name, type: "checkbox", checked: Boolean(spec.default) });
+      readers.push(() => [name, box.checked]);
+      return h("div", { class: "field check" }, box, h("label", { for: inputId }, label));
+    }
+    if (spec.type === "integer" || spec.type === "number") {
+      const input = h("input", { id: inputId, name, type: "number", inputmode: "numeric",
+                                 min: spec.minimum ?? spec.exclusiveMinimum, max: spec.maximum ?? spec.exclusiveMaximum,
+                                 step: spec.type === "integer" ? 1 : "any",
+                                 value: spec.default !== undefined ? String(spec.default) : "" });
+      readers.push(() => [name, input.value === "" ? undefined : Number(input.value)]);
+      return h("div", { class: "field inline-field" }, h("label", { for: inputId }, label), input);
+    }
+    if (Array.isArray(spec.enum)) {
+      const select = h("select", { id: inputId, name },
+        spec.enum.map((v) => h("option", { value: String(v), selected: v === spec.default }, String(v))));
+      readers.push(() => [name, spec.enum.find((v) => String(v) === select.value)]);
+      return h("div", { class: "field inline-field" }, h("label", { for: inputId }, label), select);
+    }
+    const input = h("input", { id: inputId, name, value: spec.default ?? "" });
+    readers.push(() => [name, input.value]);
+    return h("div", { class: "field" }, h("label", { for: inputId }, label), input);
+  });
+  const el = fields.length ? h("fieldset", { class: "variants" }, h("legend", {}, "Variants"), fields) : null;
+  return { el, read: () => Object.fromEntries(readers.map((r) => r()).filter(([, v]) => v !== undefined)) };
+}

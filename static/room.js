@@ -1,0 +1,628 @@
+// The room shell shared by every game: waiting room, seats, board, log, errors, reconnect, end.
+
+import { api, ApiError, gameInfo, me, renewPlayer } from "./api.js";
+import { joinRoom, nameForm, topbar } from "./lobby.js";
+import { copyText, h, navigate, replace, toast, uid } from "./ui.js";
+
+const PING_MS = 20000;
+const MOVE_TIMEOUT_MS = 10000;
+const MAX_BACKOFF_MS = 10000;
+
+/** Open the room page for `code` inside `root`; returns {dispose}. */
+export function openRoom(root, code) {
+  const page = new RoomPage(root, code);
+  page.start();
+  return page;
+}
+
+async function loadRenderer(gameId) {
+  try {
+    return (await import(`/static/games/${gameId}.js`)).default;
+  } catch (err) {
+    console.warn(`no renderer for ${gameId}, using the generic one`, err);
+    return (await import("/static/games/generic.js")).default;
+  }
+}
+
+class RoomPage {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    this.room = null;
+    this.state = null;
+    this.game = null;
+    this.renderer = null;
+    this.ws = null;
+    this.conn = "connecting";
+    this.attempts = 0;
+    this.pending = new Map();
+    this.log = new Map();
+    this.local = {};
+    this.disposed = false;
+    this.timers = new Set();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible" && this.conn !== "open") this.reconnectNow();
+    };
+    this.onOnline = () => { if (this.conn !== "open") this.reconnectNow(); };
+  }
+
+  // -- lifecycle ---------------------------------------------------------------------------
+
+  async start() {
+    replace(this.root, topbar(me(), null), h("p", { class: "loading" }, "Opening the room…"));
+    try {
+      this.room = await api("GET", `/api/rooms/${encodeURIComponent(this.code)}`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return this.notFound(err.message);
+      toast(err.message);
+      return this.later(() => this.start(), 3000);
+    }
+    if (this.disposed) return;
+    this.code = this.room.code;
+    if (location.pathname !== `/r/${this.code}`) history.replaceState({}, "", `/r/${this.code}`);
+    [this.game, this.renderer] = await Promise.all([gameInfo(this.room.game), loadRenderer(this.room.game)]);
+    if (this.disposed) return;
+    this.skeleton();
+    this.draw();
+    this.connect();
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("online", this.onOnline);
+    window.ziggurat = this.debugHandle();
+  }
+
+  dispose() {
+    this.disposed = true;
+    for (const t of this.timers) clearTimeout(t);
+    clearInterval(this.pinger);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("online", this.onOnline);
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000);
+    if (window.ziggurat?.page === this) delete window.ziggurat;
+  }
+
+  later(fn, ms) {
+    const t = setTimeout(() => { this.timers.delete(t); if (!this.disposed) fn(); }, ms);
+    this.timers.add(t);
+    return t;
+  }
+
+  notFound(message) {
+    replace(this.root, topbar(me(), null), h("main", { class: "lobby" },
+      h("section", { class: "card hero", "data-testid": "not-found" },
+        h("h1", {}, "No such room"),
+        h("p", {}, message),
+        h("p", {}, "Check the code with the friend who invited you, or start a room of your own."),
+        h("button", { class: "btn primary", onclick: () => navigate("/") }, "Go to the lobby"))));
+  }
+
+  /** For tests and for the curious: the live socket and what it last heard. */
+  debugHandle() {
+    return {
+      page: this,
+      get room() { return this.page.room; },
+      get state() { return this.page.state; },
+      sendRaw: (message) => this.ws?.send(typeof message === "string" ? message : JSON.stringify(message)),
+    };
+  }
+
+  // -- the socket --------------------------------------------------------------------------
+
+  connect() {
+    if (this.disposed) return;
+    const player = me();
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = player ? `?token=${encodeURIComponent(player.token)}` : "";
+    const ws = new WebSocket(`${scheme}//${location.host}/api/rooms/${this.code}/ws${query}`);
+    this.ws = ws;
+    this.wsSeat = undefined; // unknown until this socket's first state message
+    this.setConn("connecting");
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.attempts = 0;
+      this.setConn("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.loadLog();
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    };
+    ws.onclose = (event) => {
+      if (ws !== this.ws) return;
+      clearInterval(this.pinger);
+      this.failPending("The connection dropped before the server answered; check the board and try again.");
+      if (this.disposed) return;
+      if (this.badToken) {
+        this.badToken = false;
+        renewPlayer().finally(() => this.scheduleReconnect(0));
+      } else if (event.code === 4404) {
+        this.notFound("This room no longer exists.");
+      } else {
+        this.scheduleReconnect();
+      }
+    };
+  }
+
+  scheduleReconnect(delay) {
+    const wait = delay ?? Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempts) * (0.75 + Math.random() / 2);
+    this.attempts += 1;
+    this.setConn("closed", wait);
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = this.later(() => this.connect(), wait);
+  }
+
+  /** Drop the socket and open a fresh one at once (after taking a seat, or on coming back). */
+  reconnectNow() {
+    if (this.disposed) return;
+    clearTimeout(this.reconnectTimer);
+    const old = this.ws;
+    this.ws = null;
+    old?.close(1000);
+    clearInterval(this.pinger);
+    this.connect();
+  }
+
+  send(message) {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  setConn(conn, wait = 0) {
+    this.conn = conn;
+    this.root.dataset.conn = conn;
+    if (!this.connEl) return;
+    const text = conn === "open" ? "Live" : conn === "connecting" ? "Connecting…"
+      : `Offline — retrying in ${Math.max(1, Math.round(wait / 1000))} s`;
+    replace(this.connEl, h("span", { class: `dot ${conn}`, "aria-hidden": "true" }), text,
+      conn === "closed" ? h("button", { class: "btn ghost small", onclick: () => this.reconnectNow() }, "Retry now") : null);
+  }
+
+  onMessage(message) {
+    switch (message.type) {
+      case "room":
+        this.room = message.room;
+        this.checkSeat();
+        this.draw();
+        break;
+      case "state":
+        this.onState(message);
+        break;
+      case "ack":
+        this.settle(message.id, null);
+        break;
+      case "error":
+        this.onError(message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onState(message) {
+    const previous = this.state;
+    this.state = message;
+    this.wsSeat = message.seat;
+    if (message.events?.length) {
+      const known = this.log.get(message.version) || {};
+      this.log.set(message.version, { ...known, events: message.events });
+    }
+    const lastLogged = Math.max(0, ...this.log.keys());
+    if (message.version > lastLogged + 1 || (previous && previous.status !== message.status)) {
+      this.loadLog(); // we missed some entries (or the game just ended and the log opened up)
+    }
+    this.checkSeat();
+    this.draw();
+  }
+
+  onError(message) {
+    if (message.code === "bad_token") {
+      this.badToken = true; // the socket closes next; we renew the player and reconnect
+      return;
+    }
+    if (message.code === "room_not_found") return this.notFound(message.message);
+    this.settle(message.id, message);
+    toast(message.message || `The server refused that (${message.code}).`);
+  }
+
+  /** The room says I hold a seat but my socket does not know it (joined elsewhere): reconnect. */
+  checkSeat() {
+    const mine = this.mySeat();
+    if (mine !== null && this.wsSeat === null && this.conn === "open" && this.reseatFor !== mine) {
+      this.reseatFor = mine;
+      this.reconnectNow();
+    }
+  }
+
+  // -- moves -------------------------------------------------------------------------------
+
+  /** Send a move; resolves on ack, rejects with the server's error (already shown as a toast). */
+  play(move) {
+    if (!this.state) return Promise.reject(new Error("no state yet"));
+    if (this.conn !== "open") {
+      toast("You are offline; reconnecting. Try again in a moment.");
+      return Promise.reject(new Error("offline"));
+    }
+    const id = uid();
+    return new Promise((resolve, reject) => {
+      const timer = this.later(() => {
+        this.settle(id, { code: "timeout", message: "The server did not answer in time." });
+        toast("The server did not answer that move in time; reconnecting.");
+        this.reconnectNow();
+      }, MOVE_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.send({ type: "move", id, version: this.state.version, move });
+      this.drawBoard();
+    });
+  }
+
+  settle(id, error) {
+    const waiting = this.pending.get(id);
+    if (!waiting) return;
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    this.timers.delete(waiting.timer);
+    if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
+    else waiting.resolve();
+    this.drawBoard();
+  }
+
+  failPending(message) {
+    for (const id of [...this.pending.keys()]) this.settle(id, { code: "disconnected", message });
+  }
+
+  // -- the move log ------------------------------------------------------------------------
+
+  async loadLog() {
+    if (this.logLoading) { this.logAgain = true; return; }
+    this.logLoading = true;
+    try {
+      const entries = await api("GET", `/api/rooms/${this.code}/moves`);
+      for (const entry of entries) this.log.set(entry.version, entry);
+      this.drawLog();
+    } catch (err) {
+      console.warn("could not load the move log", err);
+    } finally {
+      this.logLoading = false;
+      if (this.logAgain) { this.logAgain = false; this.loadLog(); }
+    }
+  }
+
+  // -- who is who --------------------------------------------------------------------------
+
+  mySeat() {
+    const player = me();
+    const seat = player && this.room?.seats.find((s) => s.player?.id === player.id);
+    return seat ? seat.seat : null;
+  }
+
+  name(seat) {
+    const s = this.room?.seats[seat];
+    if (!s) return `Seat ${seat + 1}`;
+    if (s.player) {
+      const same = this.room.seats.filter((o) => o.player?.name === s.player.name).length;
+      return same > 1 ? `${s.player.name} (${seat + 1})` : s.player.name;
+    }
+    if (s.bot) return `Bot ${seat + 1}`;
+    return `Seat ${seat + 1}`;
+  }
+
+  /** Rule texts say "Seat 2"; people read names. */
+  words(text) {
+    return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) =>
+      (this.room?.seats[Number(n) - 1] ? this.name(Number(n) - 1) : whole));
+  }
+
+  players() {
+    const player = me();
+    return (this.room?.seats || []).map((s) => ({
+      seat: s.seat, name: this.name(s.seat), bot: s.bot, connected: s.connected,
+      host: s.player?.id === this.room.host, you: Boolean(player && s.player?.id === player.id),
+      empty: !s.player && !s.bot,
+    }));
+  }
+
+  ctx() {
+    const state = this.state;
+    const pending = this.pending.size > 0;
+    const seat = state?.seat ?? null;
+    const toAct = state?.to_act || [];
+    const live = state?.status === "active" && this.conn === "open" && !pending;
+    return {
+      seat,
+      legalMoves: live ? state.legal_moves || [] : [],
+      toAct,
+      myTurn: live && seat !== null && toAct.includes(seat),
+      players: this.players(),
+      play: (move) => this.play(move),
+      status: state?.status || this.room?.status,
+      version: state?.version ?? 0,
+      outcome: state?.outcome || null,
+      options: this.room?.options || {},
+      events: state?.events || [],
+      pending,
+      local: this.local,
+      rerender: () => this.drawBoard(),
+      name: (s) => this.name(s),
+      words: (text) => this.words(text),
+    };
+  }
+
+  // -- drawing -----------------------------------------------------------------------------
+
+  skeleton() {
+    this.connEl = h("div", { class: "conn", "data-testid": "conn", role: "status" });
+    this.bannerEl = h("div", { class: "banner", "data-testid": "banner", role: "status" });
+    this.playersEl = h("aside", { class: "players", "aria-label": "Players" });
+    this.centerEl = h("div", { class: "center" });
+    this.endEl = h("div", { class: "end-slot" });
+    this.boardEl = h("section", { class: "board", "data-testid": "board", "aria-label": "Board" });
+    this.logEl = h("aside", { class: "log", "aria-label": "Moves so far" });
+    const codeChip = h("button", { class: "code-chip", title: "Copy the invite link", "data-testid": "code-chip",
+                                   onclick: () => this.copyInvite() }, this.code);
+    replace(this.root,
+      topbar(me(), null, h("div", { class: "room-title" },
+        h("span", { class: "room-game-title" }, this.game.title), codeChip, this.connEl)),
+      this.bannerEl,
+      h("main", { class: "room" }, this.playersEl, this.centerEl, this.logEl));
+    this.setConn(this.conn);
+  }
+
+  inviteUrl() {
+    return `${location.origin}/r/${this.code}`;
+  }
+
+  async copyInvite() {
+    if (await copyText(this.inviteUrl())) toast("Invite link copied. Send it to your friends!", "info");
+    else toast("Could not copy; select the link and copy it by hand.");
+  }
+
+  draw() {
+    if (this.disposed || !this.room || !this.boardEl) return;
+    const status = this.state?.status && this.state.status !== "lobby" ? this.state.status : this.room.status;
+    const ctx = this.ctx();
+    Object.assign(this.root.dataset, {
+      status, version: String(ctx.version), myTurn: String(ctx.myTurn),
+      seat: this.mySeat() === null ? "" : String(this.mySeat()),
+    });
+    this.root.classList.toggle("phase-lobby", status === "lobby");
+    document.title = `${ctx.myTurn ? "● Your turn — " : ""}${this.game.title} · Ziggurat`;
+    this.drawBanner(status, ctx);
+    if (status === "lobby") {
+      replace(this.playersEl);
+      replace(this.logEl);
+      replace(this.centerEl, this.waitingRoom());
+      return;
+    }
+    if (status === "aborted") {
+      replace(this.centerEl, h("section", { class: "card" }, h("h2", {}, "This room was closed"),
+        h("p", {}, "The host left before the game started."),
+        h("button", { class: "btn primary", onclick: () => navigate("/") }, "Back to the lobby")));
+      return;
+    }
+    if (!this.centerEl.contains(this.boardEl)) replace(this.centerEl, this.endEl, this.boardEl);
+    this.drawPlayers(ctx);
+    this.drawEnd(ctx);
+    this.drawBoard();
+    this.drawLog();
+  }
+
+  drawBanner(status, ctx) {
+    const mine = this.mySeat();
+    let text;
+    let kind = "";
+    if (status === "lobby") {
+      if (mine === null) text = "You are visiting. Take a seat to play, or stay and watch.";
+      else if (this.room.host === me()?.id) text = "Invite friends or add bots, then start the game.";
+      else text = `You're in! Waiting for ${this.hostName()} to start the game.`;
+    } else if (status === "active") {
+      const acting = ctx.toAct.map((s) => this.name(s)).join(" and ");
+      if (ctx.myTurn) { text = "Your turn!"; kind = "turn"; }
+      else if (mine === null) text = `You are watching. ${acting ? `${acting} to play.` : ""}`;
+      else text = acting ? `Waiting for ${acting}…` : "Waiting…";
+    } else if (status === "finished") {
+      text = "Game over.";
+      kind = "done";
+    } else if (status === "errored") {
+      text = "The game hit an error in its rules and is paused. The admin can see what went wrong.";
+      kind = "bad";
+    } else if (status === "aborted") {
+      text = "This room was closed.";
+      kind = "bad";
+    }
+    this.bannerEl.className = `banner ${kind}`;
+    replace(this.bannerEl, text);
+  }
+
+  hostName() {
+    const host = this.room.seats.find((s) => s.player?.id === this.room.host);
+    return host ? this.name(host.seat) : "the host";
+  }
+
+  drawPlayers(ctx) {
+    const view = this.state?.view;
+    const badge = (seat) => {
+      if (!view || !this.renderer.playerBadge) return null;
+      try {
+        return this.renderer.playerBadge(view, seat, ctx);
+      } catch {
+        return null;
+      }
+    };
+    replace(this.playersEl, h("h2", { class: "panel-title" }, "Players"),
+      h("ol", { class: "seats" }, ctx.players.map((p) => {
+        const acting = this.state?.status === "active" && ctx.toAct.includes(p.seat);
+        return h("li", { class: `seat-row${acting ? " acting" : ""}${p.you ? " you" : ""}`,
+                         "data-testid": "player", "data-seat": p.seat, "data-acting": String(acting) },
+          h("span", { class: "turn-mark", "aria-hidden": "true" }, acting ? "▶" : ""),
+          h("span", { class: `dot ${p.connected ? "open" : "closed"}`,
+                      title: p.connected ? "connected" : "not connected" }),
+          h("span", { class: "who" },
+            h("span", { class: "seat-name" }, p.name,
+              h("span", { class: "sr-only" }, p.connected ? " (connected)" : " (not connected)"),
+              acting ? h("span", { class: "sr-only" }, " — to play") : null),
+            p.you ? h("span", { class: "tag you" }, "you") : null,
+            p.bot ? h("span", { class: "tag bot" }, "bot") : null,
+            p.host ? h("span", { class: "tag host" }, "host") : null),
+          h("span", { class: "seat-badge" }, badge(p.seat)));
+      })));
+  }
+
+  drawBoard() {
+    if (!this.state || this.state.status === "lobby" || !this.state.view || !this.boardEl) return;
+    try {
+      this.renderer.render(this.boardEl, this.state.view, this.ctx());
+    } catch (err) {
+      console.error(err);
+      replace(this.boardEl, h("p", { class: "empty" }, `This board could not be drawn: ${err.message}`));
+    }
+  }
+
+  drawLog() {
+    if (!this.logEl || this.room?.status === "lobby") return;
+    const lines = [];
+    for (const version of [...this.log.keys()].sort((a, b) => b - a)) {
+      const entry = this.log.get(version);
+      const texts = entry.events?.length
+        ? entry.events.map((e) => ({ text: this.words(e.text), private: e.to !== null && e.to !== undefined }))
+        : entry.text ? [{ text: `${this.name(entry.seat)} ${entry.text}.`, private: false }] : [];
+      texts.forEach((t, i) => lines.push(h("li", { class: t.private ? "private" : "", "data-version": version },
+        i === 0 ? h("span", { class: "log-n" }, `${version}`) : h("span", { class: "log-n" }),
+        h("span", {}, t.text), t.private ? h("span", { class: "tag" }, "only you") : null)));
+    }
+    if (this.state && this.state.status !== "lobby") {
+      lines.push(h("li", { class: "start" }, h("span", { class: "log-n" }, "0"), h("span", {}, "The game begins.")));
+    }
+    replace(this.logEl, h("h2", { class: "panel-title" }, "Moves"),
+      h("ol", { class: "log-list", "data-testid": "log", reversed: true }, lines));
+  }
+
+  drawEnd(ctx) {
+    const outcome = ctx.outcome;
+    if (!outcome && this.state?.status !== "finished") { replace(this.endEl); return; }
+    const mine = this.mySeat();
+    const winners = outcome?.winners || [];
+    const title = winners.includes(mine) ? (winners.length > 1 ? "You share the win!" : "You win!")
+      : winners.length ? `${winners.map((s) => this.name(s)).join(" and ")} win${winners.length > 1 ? "" : "s"}!`
+      : "Game over";
+    const order = outcome ? outcome.ranking.map((rank, seat) => ({ rank, seat, score: outcome.scores[seat] }))
+      .sort((a, b) => a.rank - b.rank || a.seat - b.seat) : [];
+    const next = this.room.next_room;
+    const canAgain = mine !== null || this.room.host === me()?.id;
+    replace(this.endEl, h("section", { class: "card end", "data-testid": "end-screen", "aria-labelledby": "end-title" },
+      h("h2", { id: "end-title" }, winners.includes(mine) ? "🏆 " : "", title),
+      outcome?.reason ? h("p", { class: "reason" }, this.words(outcome.reason)) : null,
+      order.length ? h("table", { class: "scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
+        h("tbody", {}, order.map((r) => h("tr", { class: winners.includes(r.seat) ? "winner" : "" },
+          h("td", {}, r.rank), h("td", {}, this.name(r.seat)), h("td", {}, formatScore(r.score)))))) : null,
+      h("div", { class: "row" },
+        next ? h("button", { class: "btn primary", "data-testid": "join-next", onclick: () => this.joinNext(next) },
+          mine !== null ? "Join the next game" : "Watch the next game")
+          : canAgain ? h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain() }, "Play again")
+          : null,
+        h("button", { class: "btn ghost", onclick: () => navigate("/") }, "Back to the lobby"))));
+  }
+
+  async playAgain() {
+    try {
+      const room = await api("POST", `/api/rooms/${this.code}/again`);
+      navigate(`/r/${room.code}`);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  joinNext(code) {
+    if (this.mySeat() !== null) joinRoom(code);
+    else navigate(`/r/${code}`);
+  }
+
+  // -- the waiting room (status lobby) ------------------------------------------------------
+
+  waitingRoom() {
+    const room = this.room;
+    const player = me();
+    const mine = this.mySeat();
+    const isHost = player && room.host === player.id;
+    const empty = room.seats.filter((s) => !s.player && !s.bot);
+    const link = h("input", { class: "invite-link", readonly: true, value: this.inviteUrl(),
+                              "aria-label": "Invite link", "data-testid": "invite-link",
+                              onfocus: (e) => e.target.select() });
+    const options = Object.entries(room.options || {});
+    const schema = this.game.options_schema?.properties || {};
+    return h("section", { class: "card waiting", "data-testid": "waiting-room" },
+      h("h2", {}, `${this.game.title} — waiting for players`),
+      h("div", { class: "invite" },
+        h("label", { class: "hint" }, "Send this link to your friends:"),
+        h("div", { class: "row" }, link,
+          h("button", { class: "btn", "data-testid": "copy-link", onclick: () => this.copyInvite() }, "Copy link")),
+        h("p", { class: "hint" }, "Or tell them the code ", h("strong", { class: "code" }, room.code),
+          room.private ? " — this room is private." : " — this room is public: anyone in the lobby can join.")),
+      options.some(([, v]) => v === true) ? h("p", { class: "variants-used" }, "Variants: ",
+        options.filter(([, v]) => v === true).map(([k]) => schema[k]?.title || k).join(", ")) : null,
+      h("ol", { class: "lobby-seats", "data-testid": "seats" }, room.seats.map((s) => h("li", {
+        class: `lobby-seat${s.player || s.bot ? " taken" : ""}`, "data-seat": s.seat },
+        h("span", { class: "seat-no" }, s.seat + 1),
+        s.player || s.bot ? h("span", { class: `dot ${s.connected ? "open" : "closed"}`,
+                                        title: s.connected ? "connected" : "not connected" }) : null,
+        h("span", { class: "seat-name" }, s.player || s.bot ? this.name(s.seat) : "Empty seat"),
+        s.player?.id === player?.id ? h("span", { class: "tag you" }, "you") : null,
+        s.bot ? h("span", { class: "tag bot" }, "bot") : null,
+        s.player?.id === room.host ? h("span", { class: "tag host" }, "host") : null,
+        isHost && !s.player && !s.bot ? h("button", { class: "btn small", "data-testid": "add-bot",
+          onclick: () => this.roomAction("bots", { seat: s.seat }) }, "Add a bot") : null))),
+      h("div", { class: "row actions" },
+        isHost ? h("button", { class: "btn primary big", "data-testid": "start", disabled: empty.length > 0,
+                               onclick: () => this.roomAction("start", {}) }, "Start the game") : null,
+        mine === null && empty.length && player ? h("button", { class: "btn primary big", "data-testid": "take-seat",
+          onclick: () => this.takeSeat() }, "Take a seat") : null,
+        mine !== null && !isHost ? h("button", { class: "btn ghost", onclick: () => this.leaveSeat() }, "Leave seat") : null),
+      mine === null && empty.length && !player ? nameForm("Pick a name to take a seat:", "Take a seat", () => this.takeSeat()) : null,
+      mine === null && !empty.length ? h("p", { class: "hint" }, "Every seat is taken; you can watch the game.") : null,
+      isHost && empty.length ? h("p", { class: "hint" }, `Fill every seat — with friends or bots — to start. ${empty.length} empty.`) : null);
+  }
+
+  async roomAction(what, body) {
+    try {
+      this.room = await api("POST", `/api/rooms/${this.code}/${what}`, body);
+      this.draw();
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async takeSeat() {
+    try {
+      this.room = await api("POST", `/api/rooms/${this.code}/join`, {});
+      this.reseatFor = this.mySeat();
+      this.draw();
+      this.reconnectNow(); // the server learns my seat when the socket opens
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async leaveSeat() {
+    try {
+      this.room = await api("POST", `/api/rooms/${this.code}/leave`);
+      this.draw();
+      this.reconnectNow();
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+}
+
+function formatScore(score) {
+  return Number.isInteger(score) ? String(score) : score.toFixed(1);
+}

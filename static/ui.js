@@ -1,0 +1,81 @@
+// Small DOM helpers shared by the shell and by game renderers.
+
+/** Build an element: h("button", {class: "x", onclick: fn, "data-kind": "red"}, "text", child). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      el.className = value;
+    } else if (key === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, v);
+    } else if (key in el && typeof value !== "string") {
+      el[key] = value;
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace everything inside `el`, keeping keyboard focus on the element with the same data-key. */
+export function replace(el, ...children) {
+  const active = document.activeElement;
+  const key = active && el.contains(active) ? active.dataset.key : null;
+  el.replaceChildren();
+  append(el, children);
+  if (key) {
+    const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+/** A short-lived message; errors stay longer and can be dismissed. */
+export function toast(message, kind = "error") {
+  const box = document.getElementById("toasts");
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status",
+                          "data-testid": "toast", "data-kind": kind },
+    h("span", { class: "toast-text" }, message),
+    h("button", { class: "toast-close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 8000 : 3500);
+  return item;
+}
+
+/** Client-side navigation: the router listens to popstate. */
+export function navigate(path) {
+  if (location.pathname !== path) history.pushState({}, "", path);
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}
+
+/** A unique id for a move (crypto.randomUUID needs a secure context; LAN http is not one). */
+export function uid() {
+  if (window.crypto?.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** Copy text, with a fallback for plain-http pages where the clipboard API is missing. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
+    document.body.append(area);
+    area.select();
+    const done = document.execCommand("copy");
+    area.remove();
+    return done;
+  }
+}
