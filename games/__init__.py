@@ -17,7 +17,8 @@ def _load_all() -> None:
     # Importing a game package registers it. Listed explicitly: a half-built game must not
     # slip into the lobby (or the conformance suite) just by existing on disk.
     import games.five_realms
-    import games.gem_pyramid  # noqa: F401
+    import games.gem_pyramid
+    import games.temple_rush  # noqa: F401
 
 
 _load_all()
