@@ -1,0 +1,124 @@
+"""What a person does in the browser, as small steps the tests read like a story."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+APP = "#app"
+
+
+@dataclass
+class Client:
+    """One browser profile: a person (or a spectator) with their own page."""
+
+    label: str
+    page: Page
+    base: str
+    page_errors: list[str] = field(default_factory=list)
+
+    # -- lobby -------------------------------------------------------------------------------
+
+    def choose_name(self, name: str) -> None:
+        self.page.goto(f"{self.base}/")
+        self.page.fill("#name-input", name)
+        self.page.get_by_role("button", name="Continue").click()
+        expect(self.page.get_by_test_id("my-name")).to_have_text(name)
+        expect(self.page.locator("[data-game=gem-pyramid]")).to_be_visible()
+
+    def create_lucent(self, seats: int = 3, private: bool = True,
+                      variants: tuple[str, ...] = ()) -> str:
+        """From the lobby, make a Lucent room; returns its invite link."""
+        card = self.page.locator("[data-game=gem-pyramid]")
+        card.locator("input[name=seats]").fill(str(seats))
+        for name in variants:
+            card.locator(f"input[name={name}]").check()
+        if not private:
+            card.locator("input[name=private]").uncheck()
+        card.get_by_test_id("create-room").click()
+        expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
+        return self.page.get_by_test_id("invite-link").input_value()
+
+    # -- room --------------------------------------------------------------------------------
+
+    def take_seat_from_link(self, link: str, name: str) -> None:
+        """Open an invite link as a newcomer: type a name, take a seat."""
+        self.page.goto(link)
+        expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
+        self.page.get_by_placeholder("Your name").fill(name)
+        self.page.get_by_role("button", name="Take a seat").click()
+        expect(self.page.locator(APP)).not_to_have_attribute("data-seat", "")
+        self.wait_live()
+
+    def wait_live(self) -> None:
+        expect(self.page.locator(APP)).to_have_attribute("data-conn", "open")
+
+    @property
+    def seat(self) -> int | None:
+        raw = self.page.locator(APP).get_attribute("data-seat")
+        return int(raw) if raw else None
+
+    @property
+    def version(self) -> int:
+        return int(self.page.locator(APP).get_attribute("data-version") or 0)
+
+    def state(self) -> dict:
+        return self.page.evaluate("window.ziggurat && window.ziggurat.state")
+
+    def gems_on_board(self) -> int:
+        return self.page.locator("[data-testid=pyramid] .slot.filled").count()
+
+    def wait_version(self, version: int) -> None:
+        expect(self.page.locator(APP)).to_have_attribute("data-version", str(version))
+
+    def play_one_gem(self) -> int:
+        """It is my turn: pick a gem from my hand, then a highlighted slot. Returns the version."""
+        page = self.page
+        expect(page.locator(APP)).to_have_attribute("data-my-turn", "true")
+        before = self.version
+        page.locator("[data-testid=hand-gem]:not([disabled])").first.click()
+        targets = page.locator("[data-testid=slot][data-legal=true]")
+        expect(targets.first).to_be_visible()
+        targets.first.click()
+        expect(page.locator(APP)).not_to_have_attribute("data-version", str(before))
+        return self.version
+
+    def toast(self):
+        return self.page.get_by_test_id("toast").last
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def whose_turn(watcher: Client, seated: dict[int, Client], timeout: float = 10) -> Client | None:
+    """The client to act now (per `watcher`'s state), or None once the game is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = watcher.state()
+        if state and state["status"] == "finished":
+            return None
+        if state and state["status"] == "active" and state["to_act"]:
+            seat = state["to_act"][0]
+            if seat in seated:
+                return seated[seat]
+        time.sleep(0.05)
+    raise AssertionError(f"nobody is to act after {timeout}s: {watcher.state()}")
+
+
+def play_to_the_end(watcher: Client, seated: dict[int, Client], on_move=None,
+                    max_moves: int = 100) -> int:
+    """Each turn, the page of the seat to act clicks a gem and a slot, until the game ends."""
+    for played in range(max_moves):
+        mover = whose_turn(watcher, seated)
+        if mover is None:
+            return played
+        version = mover.play_one_gem()
+        if watcher is not mover:
+            watcher.wait_version(version)
+        if on_move is not None:
+            on_move(played + 1, mover)
+    raise AssertionError(f"the game did not end in {max_moves} moves")
