@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import asyncpg
@@ -45,7 +46,9 @@ def _pg(sql: str) -> None:
         finally:
             await conn.close()
 
-    asyncio.run(run())
+    # A thread of its own, so that async tests (which already run a loop) may call it too.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
 
 
 @contextlib.contextmanager
