@@ -10,7 +10,8 @@ State (plain JSON):
     round, roller              1-based round; the seat whose turn it is to roll
     quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
     dice                       this round's face per seat (0 = star, else the block size)
-    done                       per seat, True once it placed, took back, used the Bag or passed
+    done                       per seat, this round's move type once it acted (place, takeback,
+                               bag, pass), else None
     holders                    card in each card holder (None: empty), one build zone each
     deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
     completions                this round's completed temples, in the order they were made
@@ -229,7 +230,7 @@ def _new_player(holders: int, powers: tuple[str, ...]) -> dict[str, Any]:
 def _base_state(players: int, opts: TempleRushOptions) -> State:
     return {"players": players, "options": opts.model_dump(), "solo": players == 1,
             "phase": "build", "round": 0, "quiet_rounds": 0, "roller": players - 1,
-            "dice": [STAR] * players, "done": [False] * players, "completions": [],
+            "dice": [STAR] * players, "done": [None] * players, "completions": [],
             "lightning": None, "robot": None, "end_reason": None}
 
 
@@ -248,7 +249,7 @@ def _table_setup(players: int, opts: TempleRushOptions, rng: Random) -> State:
 def _solo_setup(opts: TempleRushOptions, rng: Random) -> State:
     """One card of each colour per deck, then a brown card on the player's and the difficulty
     card on the Robot's; two holders for the player, one for the Robot."""
-    picks = [rng.sample(range(c * CARDS_PER_COLOUR, (c + 1) * CARDS_PER_COLOUR), 3)
+    picks = [rng.sample(range(c * CARDS_PER_COLOUR, (c + 1) * CARDS_PER_COLOUR), 4)
              for c in range(len(COLOURS))]
     mine, robots = [p[0] for p in picks], [p[1] for p in picks]
     rng.shuffle(mine)
@@ -259,7 +260,7 @@ def _solo_setup(opts: TempleRushOptions, rng: Random) -> State:
     deck = [picks[brown][2], *mine]
     state = _base_state(1, opts)
     state.update(holders=deck[:2], deck=deck[2:], seats=[_new_player(2, SOLO_POWERS)],
-                 robot=new_robot([picks[robot_colour][2], *robots]))
+                 robot=new_robot([picks[robot_colour][3], *robots]))
     return state
 
 
@@ -285,7 +286,7 @@ def _place(state: State, seat: int, move: Move) -> list[Event]:
     elif power == "mortar":
         player["powers"]["mortar"] = "active"
         player["mortar_zone"] = zone
-    state["done"][seat] = True
+    state["done"][seat] = move["type"]
     events = [Event(f"Seat {seat + 1} {describe_move(move)}.",
                     data={"seat": seat, **move})]
     card = state["holders"][zone]
@@ -299,7 +300,7 @@ def _place(state: State, seat: int, move: Move) -> list[Event]:
 def _takeback(state: State, seat: int, move: Move) -> list[Event]:
     player = state["seats"][seat]
     give_back(player, [remove_from_zone(player, move["zone"], move["block"])["id"]])
-    state["done"][seat] = True
+    state["done"][seat] = move["type"]
     return [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
 
 
@@ -312,7 +313,7 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
     borrowed = [{"seat": move["seat"], "size": size, "cells": cells_of(mask)}
                 for size, mask in laid]
     state["seats"][seat]["powers"]["bag"] = "used"
-    state["done"][seat] = True
+    state["done"][seat] = move["type"]
     card = state["holders"][zone]
     state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": borrowed})
     return [Event(f"Seat {seat + 1} {describe_move(move)}: temple complete!",
@@ -320,7 +321,7 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
 
 
 def _pass(state: State, seat: int, move: Move) -> list[Event]:
-    state["done"][seat] = True
+    state["done"][seat] = move["type"]
     return [Event(f"Seat {seat + 1} passes.", data={"seat": seat})]
 
 
@@ -592,7 +593,7 @@ def _next_round(state: State, rng: Random) -> list[Event]:
     state["round"] += 1
     state["roller"] = (state["roller"] + 1) % players
     state["dice"] = [rng.choice(DIE_FACES) for _ in range(players)]
-    state["done"] = [False] * players
+    state["done"] = [None] * players
     state["phase"] = "build"
     faces = ", ".join(FACE_NAMES[d] for d in state["dice"])
     events = [Event(f"Round {state['round']}: seat {state['roller'] + 1} rolls {faces}.",

@@ -159,6 +159,14 @@ def test_solo_setup_decks_holders_and_tokens():
     assert GAME.to_act(state) == frozenset({0})
 
 
+def test_solo_decks_never_share_a_card_even_with_a_brown_robot_card():
+    state = new(1, robot_card_value=6)
+    robot = state["robot"]
+    cards = [*state["holders"], *state["deck"], *robot["cards"], *robot["deck"]]
+    cards += [robot["holder"]] if robot["holder"] is not None else []
+    assert len(cards) == len(set(cards)) == 10
+
+
 # -- building ----------------------------------------------------------------------------------
 
 
