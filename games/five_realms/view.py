@@ -89,7 +89,12 @@ def _square(state: State) -> dict[str, Any]:
              for (x, y), c in sorted(square.spots(state["square"]).items())]
     placing = not state["over"] and state["todo"][0]["kind"] == "place"
     spots = square.legal_spots(state["square"]) if placing else []
-    return {"cards": cards, "legal_spots": [{"x": x, "y": y} for x, y in spots]}
+    xs = [c["x"] for c in cards] + [x for x, _ in spots]
+    ys = [c["y"] for c in cards] + [y for _, y in spots]
+    bounds = {"min_x": min(xs, default=0), "max_x": max(xs, default=0),
+              "min_y": min(ys, default=0), "max_y": max(ys, default=0)}
+    return {"cards": cards, "legal_spots": [{"x": x, "y": y} for x, y in spots],
+            "bounds": bounds}
 
 
 def _player(state: State, seat: int, seen: set[str]) -> dict[str, Any]:
