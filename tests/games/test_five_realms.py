@@ -572,7 +572,7 @@ def _check_secrets(state: dict, events: list) -> None:
             assert len(event.to) == 1
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
 def test_random_games_keep_every_card_and_never_leak(seed: int):
     play_ = start(GAME, 2, FiveRealmsOptions(), str(seed))
