@@ -65,7 +65,7 @@ def council(state: dict, seat: int, *faces: tuple[str, str]) -> list[str]:
     return cards
 
 
-def influence(state: dict, seat: int, realm: str, count: int, character: str = "king") -> None:
+def influence(state: dict, seat: int, realm: str, count: int) -> None:
     """Give `seat` a column of `count` banners of `realm` (any characters)."""
     chars = ["king", "queen", "witch", "warrior", "titan"] * 2
     for n in range(count):
@@ -104,17 +104,17 @@ def all_cards(state: dict) -> list[str]:
     return cards
 
 
-def influence_setup(realm: str = "reptile", have: int = 1, collect: int = 2,
-                    turn: int = 0) -> dict:
-    """Seat `turn` has `have` banners of `realm` and is about to collect `collect` more."""
-    state = table(turn)
-    influence(state, turn, realm, have)
+def influence_setup(realm: str, have: int, collect: int) -> dict:
+    """Seat 0 has `have` banners of `realm`; placing at (collect - 1, 0) collects `collect` more.
+
+    The row holds a King then a Titan and the drawn card is a Queen, so the realm's Witch and
+    Warrior stay free for the council and the discard pile.
+    """
+    state = table()
+    influence(state, 0, realm, have)
     for x in range(collect - 1):
         put(state, x, 0, realm, "titan" if x else "king")
-    draw_next(state, realm, "queen" if collect > 1 else "witch")
-    if collect == 1:
-        put(state, 0, 0, "imperial", "colonel")
-        put(state, 2, 0, realm, "warrior")
+    draw_next(state, realm, "queen")
     return state
 
 
