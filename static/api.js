@@ -105,3 +105,24 @@ export async function gameInfo(id) {
   return (await games()).find((g) => g.id === id) || { id, title: id, min_players: 1,
                                                       max_players: 1, options_schema: {} };
 }
+
+const RECENT = "ziggurat.recent";
+const RECENT_MAX = 6;
+
+/** Rooms this browser sat in, newest first, so the lobby can lead back to them. */
+export function recentRooms() {
+  try {
+    return JSON.parse(localStorage.getItem(RECENT) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+export function rememberRoom(code, game) {
+  const others = recentRooms().filter((r) => r.code !== code);
+  localStorage.setItem(RECENT, JSON.stringify([{ code, game }, ...others].slice(0, RECENT_MAX)));
+}
+
+export function forgetRoom(code) {
+  localStorage.setItem(RECENT, JSON.stringify(recentRooms().filter((r) => r.code !== code)));
+}

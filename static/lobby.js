@@ -1,6 +1,6 @@
 // The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
 
-import { api, ApiError, createPlayer, games, me } from "./api.js";
+import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
 import { h, navigate, replace, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
@@ -20,6 +20,7 @@ export function openLobby(root) {
       h("main", { class: "lobby" },
         player ? null : nameCard(draw),
         player ? joinCard() : null,
+        player && recentRooms().length ? recentCard() : null,
         player ? h("section", { class: "card wide", "aria-labelledby": "new-room" },
           h("h2", { id: "new-room" }, "Start a new room"),
           h("p", { class: "hint" }, "Pick a game, set it up, then send the invite link to your friends."),
@@ -54,6 +55,32 @@ export function openLobby(root) {
 
   draw();
   return { dispose() { alive = false; clearTimeout(timer); } };
+}
+
+const STATUS_WORDS = { lobby: "waiting for players", active: "in play", finished: "finished",
+                       errored: "paused by an error", aborted: "closed" };
+
+/** Rooms this browser sat in: a way back into a game after closing the tab. */
+function recentCard() {
+  const list = h("ul", { class: "room-list" });
+  const card = h("section", { class: "card", "aria-labelledby": "recent-title", "data-testid": "recent" },
+    h("h2", { id: "recent-title" }, "Your recent rooms"), list);
+  Promise.all([games(), ...recentRooms().map((r) =>
+    api("GET", `/api/rooms/${r.code}`).catch((err) => {
+      if (err instanceof ApiError && err.status === 404) forgetRoom(r.code);
+      return null;
+    }))]).then(([known, ...rooms]) => {
+    const titles = Object.fromEntries(known.map((g) => [g.id, g.title]));
+    const shown = rooms.filter((room) => room && room.status !== "aborted");
+    if (!shown.length) { card.remove(); return; }
+    replace(list, shown.map((room) => h("li", { class: "room-row", "data-code": room.code },
+      h("span", { class: "room-game" }, titles[room.game] || room.game),
+      h("span", { class: "room-host" }, `${room.code} · ${STATUS_WORDS[room.status] || room.status}`),
+      h("span", { class: "room-seats" }),
+      h("button", { class: "btn small", onclick: () => navigate(`/r/${room.code}`) },
+        room.status === "active" ? "Resume" : "Open"))));
+  }).catch(() => card.remove());
+  return card;
 }
 
 /** The header bar shared by every page. */

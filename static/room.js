@@ -1,6 +1,6 @@
 // The room shell shared by every game: waiting room, seats, board, log, errors, reconnect, end.
 
-import { api, ApiError, gameInfo, me, renewPlayer } from "./api.js";
+import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { copyText, h, navigate, replace, toast, uid } from "./ui.js";
 
@@ -191,6 +191,7 @@ class RoomPage {
     switch (message.type) {
       case "room":
         this.room = message.room;
+        if (this.mySeat() !== null) rememberRoom(this.room.code, this.room.game);
         this.checkSeat();
         this.draw();
         break;
@@ -516,6 +517,12 @@ class RoomPage {
       : "Game over";
     const order = outcome ? outcome.ranking.map((rank, seat) => ({ rank, seat, score: outcome.scores[seat] }))
       .sort((a, b) => a.rank - b.rank || a.seat - b.seat) : [];
+    if (!this.endShown) {
+      this.endShown = true;
+      if (this.state?.status === "finished") {
+        requestAnimationFrame(() => this.endEl.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+      }
+    }
     const next = this.room.next_room;
     const canAgain = mine !== null || this.room.host === me()?.id;
     replace(this.endEl, h("section", { class: "card end", "data-testid": "end-screen", "aria-labelledby": "end-title" },

@@ -1,0 +1,486 @@
+// Temple Rush: the temple cards in their holders, the dice of the round, your build zones (pick a
+// block, turn it, drop it on a highlighted cell), the powers, everyone else's zones, and the
+// lightning race. Renderer interface: render(container, view, ctx) and playerBadge(view, seat).
+//
+// Grids are side views: layer 0 at the bottom. A move's (col, row) is the block's lowest, leftmost
+// cell; a flat block runs right from there, a block stood on end runs up.
+
+import { h, replace } from "/static/ui.js";
+
+const CSS_HREF = "/static/games/temple-rush.css";
+const COLOURS = {
+  green: { label: "Green", mark: "♣" },
+  blue: { label: "Blue", mark: "●" },
+  red: { label: "Red", mark: "▲" },
+  brown: { label: "Brown", mark: "■" },
+  lightning: { label: "Lightning", mark: "⚡" },
+};
+const POWERS = { hammer: "Hammer & Chisel", bag: "Bag", mortar: "Mortar" };
+const DIRS = { flat: "Flat", upright: "On end" };
+const SIZES = [1, 2, 3, 4];
+const ACTED = { place: "placed a block", takeback: "took a block back", bag: "used the Bag", pass: "passed" };
+
+function ensureStyles() {
+  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return;
+  document.head.append(h("link", { rel: "stylesheet", href: CSS_HREF }));
+}
+
+// -- small pieces ---------------------------------------------------------------------------
+
+function cardName(card) {
+  if (!card) return "no card";
+  const c = COLOURS[card.colour] || { label: card.colour, mark: "?" };
+  return `${c.label} temple, ${card.value} points`;
+}
+
+function cardChip(card, extra = "") {
+  const c = COLOURS[card.colour] || { label: card.colour, mark: "?" };
+  return h("span", { class: `tr-chip tr-c-${card.colour} ${extra}`, title: cardName(card) },
+    h("span", { "aria-hidden": "true" }, c.mark), ` ${c.label} ${card.value}`);
+}
+
+function dieText(face) {
+  if (face === null || face === undefined) return "—";
+  return face === "star" ? "★ any block" : `${face} block`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The cells a block covers: flat runs right, on end runs up. */
+function cover(size, col, row, dir) {
+  return Array.from({ length: size }, (_, i) => (dir === "upright" ? [col, row + i] : [col + i, row]));
+}
+
+function moveKey(m) {
+  return `${m.col}:${m.row}`;
+}
+
+/** Grid of a silhouette with blocks on it; `anchors` (Map "c:r" → handler info) become buttons. */
+function grid({ card, blocks = [], small = false, anchors = null, takebacks = null, label = "", testid = "tr-grid",
+                zone = "" }) {
+  let width = card?.width || 0;
+  let height = card?.height || 0;
+  for (const b of blocks) for (const [c, r] of b.cells) { width = Math.max(width, c + 1); height = Math.max(height, r + 1); }
+  width = Math.max(width, 1);
+  height = Math.max(height, 1);
+  const inside = new Set((card?.cells || []).map(([c, r]) => `${c}:${r}`));
+  const filled = new Set(blocks.flatMap((b) => b.cells.map(([c, r]) => `${c}:${r}`)));
+  const el = h("div", {
+    class: `tr-grid${small ? " small" : ""}${card ? ` tr-c-${card.colour}` : ""}`, role: "group",
+    "aria-label": label, "data-testid": testid, "data-zone": zone,
+    style: { "grid-template-columns": `repeat(${width}, var(--cell))`, "grid-template-rows": `repeat(${height}, var(--cell))` },
+  });
+  const at = (c, r) => ({ "grid-column": `${c + 1}`, "grid-row": `${height - r}` });
+  for (let r = 0; r < height; r++) {
+    for (let c = 0; c < width; c++) {
+      const key = `${c}:${r}`;
+      el.append(h("div", { class: `tr-cell ${inside.has(key) ? "in" : "out"}${filled.has(key) ? " filled" : ""}`,
+                           "data-c": c, "data-r": r, style: at(c, r), "aria-hidden": "true" }));
+    }
+  }
+  for (const b of blocks) {
+    const upright = b.dir === "upright" && b.size > 1;
+    const style = {
+      "grid-column": `${b.col + 1} / span ${upright ? 1 : b.size}`,
+      "grid-row": `${height - b.row - (upright ? b.size : 1) + 1} / span ${upright ? b.size : 1}`,
+    };
+    const text = `1x${b.size} block${b.size > 1 ? (upright ? " on end" : " flat") : ""}`;
+    const back = takebacks?.get(b.id);
+    if (back) {
+      el.append(h("button", { class: `tr-block s${b.size} takeback`, style, "data-testid": "tr-takeback",
+                              "data-zone": zone, "data-block": b.id, "data-key": `tb-${zone}-${b.id}`,
+                              "aria-label": `Take back this ${text} (uses your turn)`, onclick: back },
+        h("span", { "aria-hidden": "true" }, "↩")));
+    } else {
+      el.append(h("div", { class: `tr-block s${b.size}${b.borrowed ? " borrowed" : ""}`, style, title: text },
+        small ? null : h("span", { "aria-hidden": "true" }, b.size)));
+    }
+  }
+  if (anchors) {
+    for (const [key, a] of anchors) {
+      const [c, r] = key.split(":").map(Number);
+      const btn = h("button", {
+        class: "tr-anchor", style: at(c, r), "data-testid": "tr-anchor", "data-zone": zone, "data-col": c,
+        "data-row": r, "data-key": `anchor-${zone}-${key}`, "aria-label": a.label, title: a.label,
+        onclick: a.onclick,
+      }, h("span", { "aria-hidden": "true" }, "+"));
+      const show = (on) => () => {
+        for (const [cc, rr] of a.cells) el.querySelector(`.tr-cell[data-c="${cc}"][data-r="${rr}"]`)?.classList.toggle("preview", on);
+      };
+      btn.addEventListener("mouseenter", show(true));
+      btn.addEventListener("mouseleave", show(false));
+      btn.addEventListener("focus", show(true));
+      btn.addEventListener("blur", show(false));
+      el.append(btn);
+    }
+  }
+  return el;
+}
+
+function supplyLine(supply) {
+  return h("span", { class: "tr-supply" }, SIZES.map((s) => h("span", { class: `tr-supply-item${supply[`1x${s}`] ? "" : " none"}` },
+    h("span", { class: `tr-mini s${s}`, "aria-hidden": "true" }), `1x${s} ×${supply[`1x${s}`] ?? 0}`)));
+}
+
+function scoreLine(score) {
+  if (!score) return null;
+  const parts = [`cards ${score.cards}`];
+  if (score.tokens) parts.push(`tokens ${score.tokens}`);
+  parts.push(`bonus ${score.bonus}`);
+  if (score.powers !== undefined) parts.push(`powers ${score.powers}`);
+  if (score.cooperative) parts.push(`shared ${score.cooperative}`);
+  return h("span", { class: "tr-score" }, h("strong", {}, `${score.total} pts`), ` (${parts.join(" + ")})`);
+}
+
+function wonLine(cards, tokens = [], bonus = []) {
+  return h("div", { class: "tr-won" },
+    h("span", { class: "tr-k" }, "Won: "),
+    cards.length ? cards.map((c) => cardChip(c)) : h("span", { class: "hint" }, "no cards yet"),
+    tokens.map((t) => h("span", { class: "tr-chip token" }, `token ${t}`)),
+    h("span", { class: "tr-k" }, " Bonus: "),
+    bonus.length ? bonus.map((b) => h("span", { class: "tr-chip bonus" }, `1x${b.size} (+${b.size})`))
+      : h("span", { class: "hint" }, "none"));
+}
+
+function powersLine(powers) {
+  const names = Object.keys(powers || {});
+  if (!names.length) return null;
+  return h("div", { class: "tr-powers" }, h("span", { class: "tr-k" }, "Powers: "),
+    names.map((p) => h("span", { class: `tr-chip power ${powers[p]}` }, `${POWERS[p] || p}: ${powers[p]}`)));
+}
+
+// -- the renderer ---------------------------------------------------------------------------
+
+export default {
+  render(container, view, ctx) {
+    ensureStyles();
+    const local = ctx.local;
+    remember(view, ctx, local);
+    const me = ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat] ? ctx.seat : null;
+    const parts = [
+      this.status(view, ctx, me),
+      this.race(view, ctx, local),
+      this.news(ctx),
+      this.holders(view),
+      me !== null ? this.mine(view, ctx, local, me) : h("p", { class: "hint" }, "You are watching: every board is public."),
+      this.others(view, ctx, me),
+      legend(),
+    ];
+    replace(container, h("div", { class: `temple-rush phase-${view.phase}`, "data-testid": "temple-rush",
+                                  "data-phase": view.phase }, parts));
+  },
+
+  playerBadge(view, seat) {
+    const s = view.seats[seat];
+    if (!s) return "";
+    const bits = [`${s.score.total} pts`, plural(s.cards.length, "card")];
+    if (view.phase === "build" && view.acted[seat]) bits.push(`✓ ${view.acted[seat]}`);
+    if (view.phase === "lightning" && view.lightning?.out[seat]) bits.push("out of the race");
+    return bits.join(" · ");
+  },
+
+  status(view, ctx, me) {
+    const dice = view.seats.map((s, i) => h("li", { class: `tr-die${i === me ? " mine" : ""}`, "data-testid": "tr-die" },
+      h("span", { class: "who" }, i === me ? "You" : ctx.name(i)), h("span", { class: "face" }, dieText(view.dice[i]))));
+    if (view.robot) {
+      dice.push(h("li", { class: "tr-die robot", "data-testid": "tr-die" }, h("span", { class: "who" }, "Robot"),
+        h("span", { class: "face" }, dieText(view.robot.die))));
+    }
+    let line;
+    if (view.phase === "over") line = `Game over. ${view.end_reason || ""}`;
+    else line = `Round ${view.round} · ${plural(view.deck_count, "card")} left in the deck`;
+    const quiet = view.phase !== "over" && view.quiet_rounds >= Math.max(3, view.stall_rounds - 5)
+      ? h("p", { class: "hint" }, `No temple won for ${view.quiet_rounds} rounds; the game ends after ${view.stall_rounds}.`) : null;
+    return h("section", { class: "tr-status", "aria-label": "This round" },
+      h("p", { class: "tr-round", "data-testid": "tr-round" }, line),
+      view.phase === "over" ? null : h("div", { class: "tr-dice-wrap" }, h("span", { class: "tr-k" }, "Dice: "),
+        h("ul", { class: "tr-dice" }, dice)),
+      quiet);
+  },
+
+  news(ctx) {
+    const lines = (ctx.events || []).filter((e) => e.data && (e.data.won || e.data.bonus || e.data.cooperative
+      || typeof e.data.lightning === "boolean" || e.data.card !== undefined || e.data.over)).map((e) => ctx.words(e.text));
+    if (!lines.length) return null;
+    return h("ul", { class: "tr-news", "data-testid": "tr-news", "aria-live": "polite" }, lines.map((t) => h("li", {}, t)));
+  },
+
+  race(view, ctx, local) {
+    const race = view.lightning;
+    if (!race) {
+      const done = local.raceResult;
+      if (!done || done.round !== view.round) return null;
+      const who = done.seat === null ? "No one" : done.seat === ctx.seat ? "You" : ctx.name(done.seat);
+      return h("section", { class: "tr-race-banner finished", "data-testid": "tr-race-result", role: "status" },
+        h("h2", {}, "⚡ Lightning race over"),
+        h("p", {}, done.seat === null ? "No one finished the lightning temple."
+          : `${who} finished first and ${done.seat === ctx.seat ? "win" : "wins"} the lightning card (3 points)!`));
+    }
+    const total = race.card.cells.length;
+    const racers = view.seats.map((s, i) => {
+      const built = race.builds[i].reduce((n, b) => n + b.size, 0);
+      return h("li", { class: `tr-racer${race.out[i] ? " out" : ""}${i === ctx.seat ? " mine" : ""}`, "data-testid": "tr-racer" },
+        h("span", { class: "who" }, i === ctx.seat ? "You" : ctx.name(i)),
+        h("span", { class: "tr-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": total, "aria-valuenow": built },
+          h("span", { style: { width: `${Math.round((100 * built) / total)}%` } })),
+        h("span", { class: "tr-racer-n" }, race.out[i] ? "out" : `${built}/${total} cells`),
+        i === ctx.seat ? null : grid({ card: race.card, blocks: race.builds[i], small: true,
+                                       label: `${ctx.name(i)}'s lightning build`, testid: "tr-race-grid-other" }));
+    });
+    return h("section", { class: "tr-race-banner", "data-testid": "tr-race", role: "status" },
+      h("h2", {}, h("span", { "aria-hidden": "true" }, "⚡ "), "Lightning race!"),
+      h("p", {}, `Everyone builds the ${cardName(race.card)} at once — first to finish wins the lightning card (3 points).`),
+      h("ol", { class: "tr-racers" }, racers));
+  },
+
+  holders(view) {
+    const race = view.lightning;
+    const items = view.holders.map((card, z) => {
+      const racing = race && race.holder === z;
+      return h("li", { class: `tr-holder${card ? ` tr-c-${card.colour}` : " empty"}`, "data-testid": "tr-holder" },
+        h("div", { class: "tr-holder-title" }, `Holder ${z + 1}`),
+        card ? cardChip(card) : h("span", { class: "hint" }, racing ? "⚡ raced for now" : "empty"),
+        card ? grid({ card, small: true, label: `Holder ${z + 1}: ${cardName(card)}`, testid: "tr-card" }) : null);
+    });
+    return h("section", { class: "tr-holders-wrap", "aria-label": "Temple cards" },
+      h("h3", {}, view.solo ? "Your temple cards" : "Temple cards"),
+      h("ol", { class: "tr-holders" }, items));
+  },
+
+  // -- my side ----------------------------------------------------------------------------
+
+  mine(view, ctx, local, me) {
+    const seat = view.seats[me];
+    const moves = ctx.myTurn ? ctx.legalMoves : [];
+    const lightning = view.phase === "lightning";
+    const play = (move) => {
+      local.choose = null;
+      ctx.play(move).then(() => { local.mode = null; local.choose = null; }, () => {});
+      ctx.rerender();
+    };
+
+    // What may be placed in the current mode (plain, Hammer & Chisel, Mortar, or take back).
+    const placing = moves.filter((m) => m.type === (lightning ? "race" : "place"));
+    const modes = new Set(placing.map((m) => m.power || null));
+    const takebackMoves = moves.filter((m) => m.type === "takeback");
+    if (takebackMoves.length) modes.add("takeback");
+    if (local.mode && !modes.has(local.mode)) local.mode = null;
+    const mode = local.mode || null;
+    const candidates = mode === "takeback" ? [] : placing.filter((m) => (m.power || null) === mode);
+    const sizes = SIZES.filter((s) => candidates.some((m) => m.size === s));
+    const dieFace = view.dice[me];
+    const dieSize = dieFace && dieFace !== "star" ? Number(dieFace.slice(2)) : null;
+    if (!sizes.includes(local.size)) local.size = sizes.includes(dieSize) ? dieSize : sizes[sizes.length - 1] ?? null;
+    const dirs = ["flat", "upright"].filter((d) => candidates.some((m) => m.size === local.size && m.dir === d));
+    if (!dirs.includes(local.dir)) local.dir = dirs[0] ?? null;
+    const chosen = candidates.filter((m) => m.size === local.size && m.dir === local.dir);
+
+    const anchorsFor = (zone) => {
+      const out = new Map();
+      const group = new Map();
+      for (const m of chosen) {
+        if (!lightning && m.zone !== zone) continue;
+        const key = moveKey(m);
+        if (!group.has(key)) group.set(key, []);
+        group.get(key).push(m);
+      }
+      for (const [key, list] of group) {
+        const m = list[0];
+        const where = `column ${m.col + 1}, layer ${m.row + 1}${lightning ? "" : ` of zone ${zone + 1}`}`;
+        const from = list.length === 1 && m.from_zone !== undefined ? `, moved from zone ${m.from_zone + 1}` : "";
+        const power = m.power ? ` using the ${POWERS[m.power]}` : "";
+        out.set(key, {
+          cells: cover(m.size, m.col, m.row, m.dir),
+          label: `Place the 1x${m.size} block ${m.size > 1 ? `${DIRS[m.dir].toLowerCase()} ` : ""}at ${where}${from}${power}`,
+          onclick: () => {
+            if (list.length === 1) play(m);
+            else { local.choose = { zone, key }; ctx.rerender(); }
+          },
+        });
+      }
+      return out;
+    };
+    const takebacksFor = (zone) => (mode === "takeback"
+      ? new Map(takebackMoves.filter((m) => m.zone === zone).map((m) => [m.block, () => play(m)])) : null);
+
+    const controls = this.controls(view, ctx, local, me, { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace });
+    let boards;
+    if (lightning) {
+      const race = view.lightning;
+      const out = race.out[me];
+      boards = h("div", { class: "tr-zones" }, h("div", { class: "tr-zone race" },
+        h("h4", {}, `⚡ Your lightning build — ${cardName(race.card)}`),
+        out ? h("p", { class: "hint" }, "You are out of this race.") : null,
+        grid({ card: race.card, blocks: race.builds[me], anchors: anchorsFor(null), zone: "race", testid: "tr-race-grid",
+               label: `Your lightning build for the ${cardName(race.card)}` })),
+        seat.zones.some((z) => z.blocks.length) ? h("p", { class: "hint tr-wait-note" },
+          "Your constructions wait for the race; blocks missing from your supply are borrowed from them.") : null);
+    } else {
+      boards = h("div", { class: "tr-zones" }, seat.zones.map((z) => {
+        const card = view.holders[z.zone];
+        const cells = card ? card.cells.length : 0;
+        const built = z.blocks.reduce((n, b) => n + b.size, 0);
+        return h("div", { class: `tr-zone${z.complete ? " complete" : ""}`, "data-testid": "tr-zone", "data-zone": z.zone },
+          h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card")),
+          h("p", { class: "tr-zone-info" }, card ? `${built}/${cells} cells` : "", z.mortar ? " · Mortar active (loose blocks allowed)" : "",
+            z.complete ? h("strong", { class: "tr-complete" }, " · ✓ Temple complete!") : null),
+          grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), takebacks: takebacksFor(z.zone), zone: z.zone,
+                 label: `Your zone ${z.zone + 1}: ${cardName(card)}; ${built} of ${cells} cells built` }));
+      }));
+    }
+    return h("section", { class: `tr-me${ctx.myTurn ? " acting" : ""}`, "data-testid": "tr-me", "aria-label": "Your side" },
+      h("h3", {}, "You", h("span", { class: "tr-head-score" }, scoreLine(seat.score))),
+      controls,
+      boards,
+      h("div", { class: "tr-me-facts" },
+        h("div", {}, h("span", { class: "tr-k" }, "Supply: "), supplyLine(seat.supply)),
+        wonLine(seat.cards, seat.tokens, seat.bonus),
+        powersLine(seat.powers)));
+  },
+
+  controls(view, ctx, local, me, k) {
+    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace } = k;
+    if (view.phase === "over") return null;
+    if (!ctx.myTurn) {
+      let text;
+      if (ctx.pending) text = "Sending…";
+      else if (lightning) text = view.lightning.out[me] ? "You are out of the race; watch who finishes first." : "Waiting…";
+      else if (view.acted[me]) {
+        const waiting = view.to_act.map((s) => ctx.name(s)).join(" and ");
+        text = `You ${ACTED[view.acted[me]] || view.acted[me]} this round.${waiting ? ` Waiting for ${waiting}…` : ""}`;
+      } else text = "Waiting…";
+      return h("p", { class: "tr-prompt", "data-testid": "tr-prompt" }, text);
+    }
+    if (local.choose) {
+      const list = candidates.filter((m) => m.size === local.size && m.dir === local.dir
+        && (lightning || m.zone === local.choose.zone) && moveKey(m) === local.choose.key);
+      if (list.length > 1) {
+        return h("div", { class: "tr-controls" },
+          h("p", { class: "tr-prompt mine" }, `No 1x${local.size} in your supply: which construction gives it up?`),
+          h("div", { class: "row" }, list.map((m) => h("button", {
+            class: "btn", "data-testid": "tr-source", "data-from-zone": m.from_zone, "data-block": m.block,
+            onclick: () => play(m) }, `Take the 1x${m.size} from zone ${m.from_zone + 1}`)),
+          h("button", { class: "btn ghost", onclick: () => { local.choose = null; ctx.rerender(); } }, "Cancel")));
+      }
+      local.choose = null;
+    }
+    const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
+      : mode === "takeback" ? "Take back: press a block marked ↩ to return it to your supply (this uses your turn)."
+      : sizes.length ? `Your die: ${dieText(dieFace)}. Pick a block, turn it, then press a + cell in a zone.`
+      : "No block of your die fits anywhere right now.";
+    const toggle = (name, text) => h("button", {
+      class: `btn small tr-mode${mode === name ? " on" : ""}`, "data-testid": "tr-mode", "data-mode": name,
+      "aria-pressed": String(mode === name), "data-key": `mode-${name}`,
+      onclick: () => { local.mode = mode === name ? null : name; ctx.rerender(); } }, text);
+    const modeButtons = [];
+    if (!lightning && modes.has(null) && mode) {
+      modeButtons.push(h("button", { class: "btn small tr-mode", "data-testid": "tr-mode", "data-mode": "plain",
+        "data-key": "mode-plain", onclick: () => { local.mode = null; ctx.rerender(); } }, "Place the die's block"));
+    }
+    if (modes.has("hammer")) modeButtons.push(toggle("hammer", "🔨 Use Hammer & Chisel (another size)"));
+    if (modes.has("mortar")) modeButtons.push(toggle("mortar", "🧱 Use Mortar (a loose block)"));
+    if (modes.has("takeback")) modeButtons.push(toggle("takeback", "↩ Take a block back"));
+    const bags = moves.filter((m) => m.type === "bag");
+    const pass = moves.find((m) => m.type === "pass");
+    const withdraw = moves.find((m) => m.type === "withdraw");
+    const supply = view.seats[me].supply;
+    return h("div", { class: "tr-controls", "data-testid": "tr-controls" },
+      h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" }, prompt),
+      mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
+      mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not touch the others in that zone; Mortar stays active there until you complete it.") : null,
+      mode !== "takeback" && sizes.length ? h("div", { class: "tr-pick", role: "group", "aria-label": "Block" },
+        h("span", { class: "tr-k" }, "Block: "),
+        SIZES.map((s) => {
+          const can = sizes.includes(s);
+          const borrowed = can && candidates.some((m) => m.size === s && m.from_zone !== undefined) && !supply[`1x${s}`];
+          return h("button", {
+            class: `btn small tr-size${local.size === s && can ? " on" : ""}`, "data-testid": "tr-size", "data-size": s,
+            "data-key": `size-${s}`, disabled: !can, "aria-pressed": String(local.size === s && can),
+            onclick: () => { local.size = s; ctx.rerender(); },
+          }, h("span", { class: `tr-mini s${s}`, "aria-hidden": "true" }), `1x${s}`,
+          h("span", { class: "tr-count" }, borrowed ? " (from a zone)" : ` ×${supply[`1x${s}`] ?? 0}`));
+        })) : null,
+      mode !== "takeback" && sizes.length && local.size > 1 ? h("div", { class: "tr-pick", role: "group", "aria-label": "Turn the block" },
+        h("span", { class: "tr-k" }, "Turn: "),
+        ["flat", "upright"].map((d) => h("button", {
+          class: `btn small tr-dir${local.dir === d ? " on" : ""}`, "data-testid": "tr-dir", "data-dir": d, "data-key": `dir-${d}`,
+          disabled: !dirs.includes(d), "aria-pressed": String(local.dir === d),
+          onclick: () => { local.dir = d; ctx.rerender(); },
+        }, d === "flat" ? "▭ Flat" : "▯ On end"))) : null,
+      modeButtons.length ? h("div", { class: "tr-pick" }, modeButtons) : null,
+      bags.length ? h("div", { class: "tr-pick" }, bags.map((m) => h("button", {
+        class: "btn small", "data-testid": "tr-bag", "data-zone": m.zone, "data-seat": m.seat, "data-from-zone": m.from_zone,
+        onclick: () => play(m),
+      }, `👜 Use the Bag: complete zone ${m.zone + 1} with the top two blocks of ${ctx.name(m.seat)}'s zone ${m.from_zone + 1}`))) : null,
+      h("div", { class: "tr-pick" },
+        pass ? h("button", { class: "btn ghost", "data-testid": "tr-pass", "data-key": "pass", onclick: () => play(pass) },
+          "Pass this round") : null,
+        withdraw ? h("button", { class: "btn ghost", "data-testid": "tr-withdraw", "data-key": "withdraw", onclick: () => play(withdraw) },
+          "Give up the race") : null));
+  },
+
+  // -- everyone else ----------------------------------------------------------------------
+
+  others(view, ctx, me) {
+    const panels = view.seats.filter((s) => s.seat !== me).map((s) => {
+      const acted = view.phase === "build" ? view.acted[s.seat] : null;
+      return h("section", { class: "tr-other", "data-testid": "tr-other", "data-seat": s.seat },
+        h("h4", {}, ctx.name(s.seat), h("span", { class: "tr-head-score" }, scoreLine(s.score))),
+        h("p", { class: "tr-other-state" }, `Die: ${dieText(view.dice[s.seat])}`,
+          view.phase === "build" ? ` · ${acted ? `✓ ${ACTED[acted] || acted}` : "thinking…"}` : ""),
+        h("div", { class: "tr-zones small" }, s.zones.map((z) => {
+          const card = view.holders[z.zone];
+          return h("div", { class: "tr-zone small" },
+            h("span", { class: "tr-zone-title" }, `Zone ${z.zone + 1}${z.mortar ? " · Mortar" : ""}${z.complete ? " · ✓ complete" : ""}`),
+            grid({ card, blocks: z.blocks, small: true, label: `${ctx.name(s.seat)}'s zone ${z.zone + 1}: ${cardName(card)}` }));
+        })),
+        h("div", {}, h("span", { class: "tr-k" }, "Supply: "), supplyLine(s.supply)),
+        wonLine(s.cards, s.tokens, s.bonus),
+        powersLine(s.powers));
+    });
+    const robot = view.robot;
+    if (robot) {
+      panels.push(h("section", { class: "tr-other robot", "data-testid": "tr-robot" },
+        h("h4", {}, "🤖 Robot", h("span", { class: "tr-head-score" }, scoreLine(robot.score))),
+        h("p", { class: "tr-other-state" }, `Die: ${dieText(robot.die)} · ${plural(robot.deck_count, "card")} left in its deck`),
+        h("div", { class: "tr-zones small" }, h("div", { class: "tr-zone small" },
+          h("span", { class: "tr-zone-title" }, "Its temple: ", robot.card ? cardChip(robot.card) : "none"),
+          grid({ card: robot.card, blocks: robot.zone, small: true, label: `The Robot's zone: ${cardName(robot.card)}` }))),
+        h("div", {}, h("span", { class: "tr-k" }, "Supply: "), supplyLine(robot.supply)),
+        wonLine(robot.cards, [], robot.bonus)));
+    }
+    if (!panels.length) return null;
+    return h("section", { class: "tr-others", "aria-label": "Other players" }, panels);
+  },
+};
+
+/** Remember who won the last lightning race: the view forgets the race once it is over. */
+function remember(view, ctx, local) {
+  if (local.seenVersion === ctx.version) return;
+  local.seenVersion = ctx.version;
+  let raced = false;
+  let winner = null;
+  for (const e of ctx.events || []) {
+    if (e.data && typeof e.data.lightning === "boolean") { raced = true; winner = e.data.seat; }
+  }
+  const wasRacing = local.wasRacing;
+  local.wasRacing = view.phase === "lightning";
+  if (raced) local.raceResult = { seat: winner, round: view.round };
+  else if (wasRacing && view.phase !== "lightning") local.raceResult = { seat: null, round: view.round };
+}
+
+function legend() {
+  return h("details", { class: "legend tr-legend" },
+    h("summary", {}, "How to play"),
+    h("p", {}, "Each round everyone rolls a die and places the block it shows (★ = any size) into one of their build zones, "
+      + "all at the same time. Blocks must stay inside the temple's outline and touch your blocks already in that zone. "
+      + "Pick a block size, turn it flat or on end, then press a + cell: that cell is the block's lowest, leftmost square."),
+    h("p", {}, "Fill a temple exactly to win its card (Green 3, Blue 4, Red 5, Brown 6 points). Your largest new block size goes to "
+      + "the bonus area (1–4 points). Each unused power token is worth 1 point at the end."),
+    h("p", {}, "Powers, once per game: Hammer & Chisel places another size than the die; Mortar lets blocks float loose in one zone; "
+      + "the Bag borrows another player's top two blocks to finish your temple."),
+    h("p", {}, "⚡ When the lightning card comes up, everyone races to build the card beneath it, block after block. "
+      + "The first to finish wins the lightning card (3 points)."));
+}
