@@ -75,8 +75,8 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
         "pending": _pending(state, seen),
         "players": [_player(state, s, seen) for s in range(state["players"])],
         "realms": list(REALMS),
-        "banner_names": BANNER_NAMES,
-        "character_names": CHARACTER_NAMES,
+        "banner_names": dict(BANNER_NAMES),
+        "character_names": dict(CHARACTER_NAMES),
     }
 
 
