@@ -1,0 +1,286 @@
+"""Temple Rush in the browser: two friends play a whole game by clicking, and one person plays
+solo against the Robot on a phone-sized screen.
+
+The tests pick which legal move to make (a placement that keeps the temple buildable, so games
+end quickly), but every move is made by clicking the page: block size, turn, a highlighted cell.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from games.temple_rush.data import SHAPE_MASKS
+from games.temple_rush.geometry import bit, tileable
+from tests.e2e.pages import APP, ARTIFACTS, Client
+
+pytestmark = pytest.mark.e2e
+PHONE_WIDTH = 390
+CLICK_MS = 4_000
+
+
+# -- lobby --------------------------------------------------------------------------------------
+
+
+def create_temple_rush(client: Client, seats: int) -> str:
+    """From the lobby, make a private Temple Rush room; returns its invite link."""
+    card = client.page.locator("[data-game=temple-rush]")
+    card.locator("input[name=seats]").fill(str(seats))
+    card.get_by_test_id("create-room").click()
+    expect(client.page.get_by_test_id("waiting-room")).to_be_visible()
+    return client.page.get_by_test_id("invite-link").input_value()
+
+
+# -- choosing a move (the test's brain) --------------------------------------------------------
+
+
+def _mask(cells) -> int:
+    out = 0
+    for col, row in cells:
+        out |= bit(col, row)
+    return out
+
+
+def _counts(supply: dict[str, int], minus: int | None = None) -> tuple[int, int, int, int]:
+    counts = [supply[f"1x{s}"] for s in (1, 2, 3, 4)]
+    if minus is not None and counts[minus - 1]:
+        counts[minus - 1] -= 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+def _block_mask(move: dict) -> int:
+    size, col, row = move["size"], move["col"], move["row"]
+    cells = [(col + i, row) if move["dir"] == "flat" else (col, row + i) for i in range(size)]
+    return _mask(cells)
+
+
+def choose(state: dict) -> dict:
+    """A sensible legal move: finish a temple, else the biggest block that keeps it buildable;
+    take back a block from a temple that can no longer be finished; else pass."""
+    legal, view, seat = state["legal_moves"], state["view"], state["seat"]
+    races = [m for m in legal if m["type"] == "race"]
+    if races:  # every race move keeps the temple buildable: the biggest block is fastest
+        return max(races, key=lambda m: m["size"])
+    if view["phase"] == "lightning":
+        return next(m for m in legal if m["type"] == "withdraw")
+    me = view["seats"][seat]
+    best, best_key = None, None
+    for move in legal:
+        if move["type"] != "place" or "power" in move or "from_zone" in move:
+            continue
+        card = view["holders"][move["zone"]]
+        filled = _mask(c for b in me["zones"][move["zone"]]["blocks"] for c in b["cells"])
+        rest = SHAPE_MASKS[card["id"]] & ~filled & ~_block_mask(move)
+        if not tileable(rest, _counts(me["supply"], move["size"])):
+            continue
+        key = (rest == 0, move["size"], -rest.bit_count())
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+    if best is not None:
+        return best
+    for zone in me["zones"]:
+        card = view["holders"][zone["zone"]]
+        if card is None or not zone["blocks"]:
+            continue
+        filled = _mask(c for b in zone["blocks"] for c in b["cells"])
+        if not tileable(SHAPE_MASKS[card["id"]] & ~filled, _counts(me["supply"])):
+            back = [m for m in legal if m["type"] == "takeback" and m["zone"] == zone["zone"]]
+            if back:
+                return back[0]
+    return next(m for m in legal if m["type"] == "pass")
+
+
+# -- making a move by clicking -----------------------------------------------------------------
+
+
+def _pending(client: Client) -> int:
+    return client.page.evaluate("window.ziggurat ? window.ziggurat.page.pending.size : 0")
+
+
+def _offered_anchors(client: Client) -> set[tuple[str, int, int]]:
+    return set(map(tuple, client.page.evaluate(
+        """[...document.querySelectorAll('[data-testid=tr-anchor]')].map(
+             (b) => [b.dataset.zone, Number(b.dataset.col), Number(b.dataset.row)])""")))
+
+
+def click_move(client: Client, move: dict, legal: list[dict]) -> None:
+    """Make `move` the way a person would; checks that the highlighted cells are exactly the
+    legal ones for the chosen block, turn and power."""
+    page = client.page
+    kind = move["type"]
+    if kind in ("pass", "withdraw"):
+        page.get_by_test_id(f"tr-{kind}").click(timeout=CLICK_MS)
+        return
+    if kind == "takeback":
+        page.locator("[data-testid=tr-mode][data-mode=takeback]").click(timeout=CLICK_MS)
+        page.locator(f"[data-testid=tr-takeback][data-zone='{move['zone']}'][data-block='{move['block']}']"
+                     ).click(timeout=CLICK_MS)
+        return
+    if kind == "bag":
+        page.locator(f"[data-testid=tr-bag][data-zone='{move['zone']}'][data-seat='{move['seat']}']"
+                     f"[data-from-zone='{move['from_zone']}']").click(timeout=CLICK_MS)
+        return
+    power = move.get("power")
+    if power:
+        toggle = page.locator(f"[data-testid=tr-mode][data-mode={power}]")
+        if toggle.get_attribute("aria-pressed", timeout=CLICK_MS) != "true":
+            toggle.click(timeout=CLICK_MS)
+    page.locator(f"[data-testid=tr-size][data-size='{move['size']}']").click(timeout=CLICK_MS)
+    if move["size"] > 1:
+        page.locator(f"[data-testid=tr-dir][data-dir={move['dir']}]").click(timeout=CLICK_MS)
+    same = [m for m in legal if m["type"] == kind and m.get("power") == power
+            and m["size"] == move["size"] and m["dir"] == move["dir"]]
+    wanted = {("race" if kind == "race" else str(m["zone"]), m["col"], m["row"]) for m in same}
+    assert _offered_anchors(client) == wanted, "the highlighted cells are not the legal ones"
+    zone = "race" if kind == "race" else move["zone"]
+    page.locator(f"[data-testid=tr-anchor][data-zone='{zone}'][data-col='{move['col']}']"
+                 f"[data-row='{move['row']}']").click(timeout=CLICK_MS)
+    if "from_zone" in move:
+        source = page.locator(f"[data-testid=tr-source][data-from-zone='{move['from_zone']}']"
+                              f"[data-block='{move['block']}']")
+        if source.count():
+            source.click(timeout=CLICK_MS)
+
+
+def try_to_act(client: Client, kinds: dict[str, int]) -> bool:
+    """If this page may act now, click one move and wait for the server's answer."""
+    state = client.state()
+    if not state or state["status"] != "active" or state["seat"] not in state["to_act"]:
+        return False
+    if not state["legal_moves"] or _pending(client):
+        return False
+    move = choose(state)
+    before = state["version"]
+    try:
+        click_move(client, move, state["legal_moves"])
+    except PlaywrightError:
+        return False  # the round moved on under the pointer (a race was won): look again
+    client.page.wait_for_function(
+        f"""() => {{ const z = window.ziggurat; return z && z.page.pending.size === 0
+               && z.state && z.state.version > {before}; }}""", timeout=10_000)
+    kinds[move["type"]] = kinds.get(move["type"], 0) + 1
+    return True
+
+
+def play_until_over(clients: list[Client], on_step=None, limit_s: float = 100) -> dict[str, int]:
+    """Whoever may act clicks a move, until every page shows the end screen."""
+    kinds: dict[str, int] = {}
+    deadline = time.monotonic() + limit_s
+    steps = 0
+    while time.monotonic() < deadline:
+        if all(c.state() and c.state()["status"] == "finished" for c in clients):
+            return kinds
+        acted = False
+        for client in clients:
+            if try_to_act(client, kinds):
+                acted = True
+                steps += 1
+                if on_step is not None:
+                    on_step(steps, client)
+        if not acted:
+            time.sleep(0.03)
+    raise AssertionError(f"the game did not end in {limit_s}s: moves {kinds}")
+
+
+def fits_the_screen(client: Client) -> None:
+    width = client.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"the page is {width}px wide on a {PHONE_WIDTH}px screen"
+
+
+# -- tests ------------------------------------------------------------------------------------
+
+
+def test_two_friends_play_temple_rush_to_the_end(open_client) -> None:
+    ada, bo = open_client("ada"), open_client("bo")
+    ada.choose_name("Ada")
+    link = create_temple_rush(ada, seats=2)
+    ada.wait_live()
+    bo.take_seat_from_link(link, "Bo")
+    expect(ada.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    ada.page.get_by_test_id("start").click()
+    for client in (ada, bo):
+        expect(client.page.get_by_test_id("temple-rush")).to_be_visible()
+        expect(client.page.get_by_test_id("tr-holder")).to_have_count(2)
+        expect(client.page.get_by_test_id("tr-zone")).to_have_count(2)
+        expect(client.page.get_by_test_id("tr-other")).to_have_count(1)
+    assert {ada.seat, bo.seat} == {0, 1}
+    # Card colours are spelled out, not only shown as a colour.
+    holder_text = ada.page.get_by_test_id("tr-holder").first.inner_text()
+    assert any(word in holder_text for word in ("Green", "Blue", "Red", "Brown"))
+    ada.page.locator("[data-testid=tr-size]:not([disabled])").first.click()
+    ada.shot("temple-rush-start")
+
+    shots = {"race": False}
+
+    def on_step(steps: int, mover: Client) -> None:
+        if steps == 12:
+            mover.shot("temple-rush-midgame")
+        for client in (ada, bo):
+            if not shots["race"] and client.page.get_by_test_id("tr-race").count():
+                shots["race"] = True
+                client.shot("temple-rush-lightning")
+            if client.page.get_by_test_id("tr-race-result").count() and not shots.get("result"):
+                shots["result"] = True
+                client.shot("temple-rush-lightning-result")
+
+    started = time.monotonic()
+    kinds = play_until_over([ada, bo], on_step)
+    assert time.monotonic() - started < 110
+    assert kinds.get("place", 0) >= 6, kinds
+    for client in (ada, bo):
+        end = client.page.get_by_test_id("end-screen")
+        expect(end).to_be_visible()
+        expect(end.locator("tbody tr")).to_have_count(2)
+        expect(client.page.get_by_test_id("tr-round")).to_contain_text("Game over")
+    outcome = ada.state()["outcome"]
+    view = ada.state()["view"]
+    assert [float(s["score"]["total"]) for s in view["seats"]] == outcome["scores"]
+    if any(c.get("colour") == "lightning" for s in view["seats"] for c in s["cards"]):
+        assert shots["race"], "a lightning race was won but never shown"
+    ada.shot("temple-rush-end")
+    assert not ada.page_errors and not bo.page_errors
+
+
+def test_solo_against_the_robot_on_a_phone(open_client) -> None:
+    me = open_client("solo", phone=True)
+    me.choose_name("Sol")
+    create_temple_rush(me, seats=1)
+    me.wait_live()
+    me.page.get_by_test_id("start").click()
+    board = me.page.get_by_test_id("temple-rush")
+    expect(board).to_be_visible()
+    expect(me.page.get_by_test_id("tr-robot")).to_be_visible()
+    expect(me.page.get_by_test_id("tr-robot")).to_contain_text("Robot")
+    expect(me.page.get_by_test_id("tr-zone")).to_have_count(2)
+    expect(me.page.locator(APP)).to_have_attribute("data-my-turn", "true")
+    # Solo has no Bag; the Hammer & Chisel and Mortar are listed as unused.
+    expect(me.page.get_by_test_id("tr-me")).to_contain_text("Hammer & Chisel: unused")
+    expect(me.page.get_by_test_id("tr-me")).not_to_contain_text("Bag:")
+    fits_the_screen(me)
+    me.page.locator("[data-testid=tr-size]:not([disabled])").first.click()
+    me.shot("temple-rush-solo-phone")
+
+    # The first move by keyboard: focus a highlighted cell and press Enter.
+    anchor = me.page.locator("[data-testid=tr-anchor]").first
+    before = me.version
+    anchor.focus()
+    me.page.keyboard.press("Enter")
+    expect(me.page.locator(APP)).not_to_have_attribute("data-version", str(before))
+
+    def on_step(steps: int, mover: Client) -> None:
+        if steps == 6:
+            fits_the_screen(mover)
+            mover.shot("temple-rush-solo-midgame")
+
+    play_until_over([me], on_step)
+    end = me.page.get_by_test_id("end-screen")
+    expect(end).to_be_visible()
+    expect(end).to_contain_text("Robot")
+    expect(me.page.get_by_test_id("tr-robot")).to_contain_text("pts")
+    fits_the_screen(me)
+    me.shot("temple-rush-solo-end")
+    assert (ARTIFACTS / "temple-rush-solo-end.png").exists()
+    assert not me.page_errors
