@@ -77,9 +77,9 @@ class Hall:
 
     async def on_notify(self, payload: str) -> None:
         """Another process (or this one, on Postgres) committed a change to a room."""
-        kind, code, detail = [*payload.split(":", 2), ""][:3]
-        if not self.sockets.has_room(code) or (kind != "state" and detail == self.origin):
-            return
+        kind, code, origin = [*payload.split(":", 2), ""][:3]
+        if not self.sockets.has_room(code) or origin == self.origin:
+            return  # this process already pushed its own change
         try:
             if kind in ("room", "reset"):
                 message = await self.room_message(code)

@@ -1,8 +1,9 @@
 """Fan-out between server processes: Postgres LISTEN/NOTIFY, or in-process with SQLite.
 
 Like encode/broadcaster, a tiny facade whose backend follows the database. A notification says
-only which room changed and how ('state:<code>:<version>' or 'room:<code>'); every process then
-reads what it needs from the database. Payloads never carry state (Postgres caps them at 8000 B).
+only which room changed, how, and which process changed it ('state|room|reset:<code>:<origin>');
+every other process then reads what it needs from the database. Payloads never carry state
+(Postgres caps them at 8000 bytes).
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
         session.add(MoveRow(room_code=code, version=room.version, seat=seat, client_id=client_id,
                             move=move, events=event_json))
         await session.flush()
-        await hall.hub.notify_in(session, f"state:{code}:{room.version}")
+        await hall.hub.notify_in(session, f"state:{code}:{hall.origin}")
         bots_to_act = not over and any(s.bot and s.seat in acting for s in seats)
         return Snapshot(code, room.game, room.status, room.version, new_state, event_json), \
             bots_to_act
