@@ -114,7 +114,7 @@ export default {
       const json = JSON.stringify(move);
       return h("button", {
         class: `btn fr-move ${attrs.class || ""}`, type: "button", "data-testid": "fr-move",
-        "data-move": json, "data-key": `move-${json}`, "aria-label": attrs.aria || null,
+        "data-legal": "true", "data-move": json, "data-key": `move-${json}`, "aria-label": attrs.aria || null,
         onclick: () => ctx.play(move).catch(() => {}),
       }, label);
     };

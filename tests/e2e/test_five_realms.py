@@ -1,0 +1,180 @@
+"""Two friends play a whole game of 5 Realms by clicking, one of them on a phone.
+
+Every step, the page of the seat to act must offer exactly its legal moves as buttons (nothing
+legal unreachable, nothing illegal offered) and the other page none; one offered control is
+clicked. Whenever a player looks at secret character sides (recruiting, the Witch), the other
+page must not show any of those names.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import APP, Client, whose_turn
+
+pytestmark = pytest.mark.e2e
+PHONE_WIDTH = 390
+TIME_BUDGET_S = 100
+MAX_STEPS = 600
+SECRET_KINDS = ("recruit", "witch")
+
+SNAPSHOT = """() => {
+  const s = window.ziggurat && window.ziggurat.state;
+  const controls = [...document.querySelectorAll('[data-testid=fr-move]')];
+  return {
+    version: s ? s.version : -1,
+    myTurn: document.querySelector('#app').dataset.myTurn === 'true',
+    legal: s ? s.legal_moves : [],
+    offered: controls.map((b) => b.dataset.move),
+    disabled: controls.filter((b) => b.disabled).length,
+  };
+}"""
+
+
+def create_five_realms(client: Client) -> str:
+    """From the lobby, make a 5 Realms room; returns its invite link."""
+    card = client.page.locator("[data-game=five-realms]")
+    expect(card).to_be_visible()
+    card.get_by_test_id("create-room").click()
+    expect(client.page.get_by_test_id("waiting-room")).to_be_visible()
+    return client.page.get_by_test_id("invite-link").input_value()
+
+
+def canon(moves: list) -> list[str]:
+    return sorted(json.dumps(m, sort_keys=True) for m in moves)
+
+
+def names_in(value) -> set[str]:
+    """Every character name anywhere in a view (the `name` of each card it shows)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("name"), str) and "card" in value:
+            found.add(value["name"])
+        for item in value.values():
+            found |= names_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= names_in(item)
+    return found
+
+
+def wait_synced(client: Client, version: int) -> None:
+    client.page.wait_for_function(
+        "v => window.ziggurat && window.ziggurat.state && window.ziggurat.state.version === v",
+        arg=version)
+
+
+def check_secrets(mover: Client, other: Client) -> int:
+    """The other page shows none of the character sides only the mover is looking at."""
+    view, theirs = mover.state()["view"], other.state()["view"]
+    if view["pending"]["kind"] == "recruit":
+        secret_cards = [c for c in view["hand"] if c["name"]]
+    else:
+        secret_cards = [c for c in view["discard"]["cards"] if c["name"]]
+    shown = {c["card"]: c for c in theirs["hand"] + theirs["discard"]["cards"]}
+    public = names_in(theirs)
+    hidden = {c["name"] for c in secret_cards if shown[c["card"]]["name"] is None} - public
+    for card in secret_cards:  # the server never sends the other seat an unseen face
+        if shown[card["card"]]["name"] is None:
+            assert shown[card["card"]]["character"] is None
+    text = other.page.get_by_test_id("board").inner_text()
+    leaks = [name for name in hidden if name in text]
+    assert not leaks, f"{other.label}'s page shows secret character names {leaks}"
+    return len(hidden)
+
+
+def fits_the_screen(client: Client) -> None:
+    width = client.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"the page is {width}px wide on a {PHONE_WIDTH}px screen"
+
+
+def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
+    started = time.monotonic()
+    host = open_client("host")
+    guest = open_client("guest", phone=True)
+    host.choose_name("Ada")
+    link = create_five_realms(host)
+    host.wait_live()
+    guest.take_seat_from_link(link, "Bea")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    host.page.get_by_test_id("start").click()
+    for client in (host, guest):
+        expect(client.page.get_by_test_id("alkane")).to_be_visible()
+        expect(client.page.get_by_test_id("alkane-card")).to_have_count(6)
+        expect(client.page.get_by_test_id("fr-player")).to_have_count(2)
+    seated = {c.seat: c for c in (host, guest)}
+    assert sorted(seated) == [0, 1]
+    fits_the_screen(guest)
+
+    rng = random.Random(5)
+    shots: set[str] = set()
+    kinds_seen: dict[str, int] = {}
+    secrets_checked = 0
+    steps = 0
+    while True:
+        assert time.monotonic() - started < TIME_BUDGET_S, f"too slow: {steps} steps"
+        assert steps < MAX_STEPS, "the game does not end"
+        mover = whose_turn(host, seated)
+        if mover is None:
+            break
+        other = guest if mover is host else host
+        version = host.state()["version"]
+        wait_synced(guest, version)
+        expect(mover.page.locator(APP)).to_have_attribute("data-my-turn", "true")
+        snap = mover.page.evaluate(SNAPSHOT)
+        assert snap["version"] == version
+        assert snap["offered"], f"no control offered for {snap['legal']}"
+        assert canon(json.loads(m) for m in snap["offered"]) == canon(snap["legal"])
+        assert snap["disabled"] == 0
+        assert other.page.locator("[data-testid=fr-move]").count() == 0
+
+        kind = mover.state()["view"]["pending"]["kind"]
+        kinds_seen[kind] = kinds_seen.get(kind, 0) + 1
+        if kind in SECRET_KINDS:
+            secrets_checked += check_secrets(mover, other)
+        if kind not in shots:
+            shots.add(kind)
+            mover.shot(f"five-realms-{kind}-{mover.label}")
+            if kind in ("place", "recruit"):
+                other.shot(f"five-realms-{kind}-watching-{other.label}")
+
+        controls = mover.page.locator("[data-testid=fr-move]")
+        choice = rng.randrange(len(snap["offered"]))
+        if steps == 0:  # the very first move by keyboard: the controls are real buttons
+            controls.nth(choice).focus()
+            mover.page.keyboard.press("Enter")
+        else:
+            controls.nth(choice).click()
+        expect(mover.page.locator(APP)).not_to_have_attribute("data-version", str(version))
+        wait_synced(other, mover.version)
+        steps += 1
+        if steps == 40:
+            fits_the_screen(guest)
+            guest.shot("five-realms-midgame-phone")
+            host.shot("five-realms-midgame-desktop")
+
+    for client in (host, guest):
+        end = client.page.get_by_test_id("end-screen")
+        expect(end).to_be_visible()
+        expect(end.locator("tbody tr")).to_have_count(2)
+        expect(client.page.get_by_test_id("fr-prompt")).to_contain_text("The game is over")
+        assert client.page.locator("[data-testid=fr-move]").count() == 0
+    outcome = host.state()["outcome"]
+    for seat, client in seated.items():
+        castles = host.state()["view"]["players"][seat]["castles"]
+        assert outcome["scores"][seat] == castles
+        expect(client.page.get_by_test_id("fr-player").first).to_contain_text(
+            f"{castles} castle")
+    host.shot("five-realms-end-host")
+    guest.shot("five-realms-end-phone")
+    fits_the_screen(guest)
+    assert kinds_seen.get("place", 0) >= 10
+    assert kinds_seen.get("recruit", 0) >= 1, kinds_seen
+    print(f"\n5 Realms: {steps} clicks in {time.monotonic() - started:.1f}s, "
+          f"{secrets_checked} secret names checked, prompts {kinds_seen}")
+    assert not host.page_errors and not guest.page_errors, host.page_errors + guest.page_errors
