@@ -274,7 +274,7 @@ class RoomPage {
     this.timers.delete(waiting.timer);
     if (error) waiting.reject(Object.assign(new Error(error.message), { code: error.code }));
     else waiting.resolve();
-    this.drawBoard();
+    this.draw(); // the state may have arrived before its ack: "Your turn!" and data-my-turn too
   }
 
   failPending(message) {
