@@ -47,6 +47,28 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
     return moves
 
 
+def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
+    """The legal moves of `move`'s kind (and zone), enough to judge it without listing all."""
+    kind = move["type"]
+    if kind in ("race", "withdraw"):
+        return race_moves(state, seat) if state["phase"] == "lightning" else []
+    if state["phase"] != "build":
+        return []
+    if kind == "place":
+        card = state["holders"][move["zone"]] if 0 <= move["zone"] < len(
+            state["holders"]) else None
+        if card is None:
+            return []
+        die = state["dice"][seat]
+        allowed = set(SIZES) if die == STAR else {die}
+        return _placements(state["seats"][seat], move["zone"], card, allowed)
+    if kind == "takeback":
+        return _takebacks(state["seats"][seat])
+    if kind == "bag":
+        return bag_moves(state, seat)
+    return [PASS]
+
+
 def _placements(player: Player, zone: int, card: int, allowed: set[int]) -> list[Move]:
     in_supply = supply_sizes(player)
     sources = _sources(player, zone, allowed - in_supply)
@@ -115,9 +137,20 @@ def pair_counts(pair: list[Block]) -> tuple[int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3]
 
 
+def _bag_targets(state: dict[str, Any], seat: int) -> list[tuple[int, int]]:
+    """(zone, missing cells) of started temples that two blocks could finish (2 to 8 cells)."""
+    targets = []
+    for zone, card in enumerate(state["holders"]):
+        if card is not None and state["seats"][seat]["zones"][zone]:
+            region = bag_region(state, seat, zone)
+            if 2 <= region.bit_count() <= 8:
+                targets.append((zone, region))
+    return targets
+
+
 def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Zones the Bag completes with the top two blocks of another player's construction."""
-    if state["seats"][seat]["powers"].get("bag") != "unused":
+    if state["seats"][seat]["powers"].get("bag") != "unused" or not _bag_targets(state, seat):
         return []
     pairs = [
         (other, zone, top_two(blocks))
@@ -127,10 +160,7 @@ def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
         if len(blocks) >= 2
     ]
     moves: list[Move] = []
-    for zone, card in enumerate(state["holders"]):
-        if card is None or not state["seats"][seat]["zones"][zone]:
-            continue
-        region = bag_region(state, seat, zone)
+    for zone, region in _bag_targets(state, seat):
         for other, their_zone, pair in pairs:
             if sum(b["size"] for b in pair) == region.bit_count() and tileable(
                 region, pair_counts(pair)

@@ -65,6 +65,7 @@ from games.temple_rush.moves import (
     WITHDRAW,
     bag_region,
     build_moves,
+    candidates,
     pair_counts,
     race_counts,
     race_moves,
@@ -174,7 +175,7 @@ class TempleRush:
         _check_fields(move)
         if seat not in self.to_act(state):
             raise IllegalMove("not_your_turn", "You have already acted this round.")
-        if move not in self.legal_moves(state, seat):
+        if move not in candidates(state, seat, move):
             raise IllegalMove("illegal_move", _why_not(state, move))
 
     # -- presentation --------------------------------------------------------------------------
