@@ -174,7 +174,8 @@ class TempleRush:
             raise IllegalMove("game_over", "The game is over.")
         _check_fields(move)
         if seat not in self.to_act(state):
-            raise IllegalMove("not_your_turn", "You have already acted this round.")
+            raise IllegalMove("not_your_turn", "You are not to act now: you have acted this "
+                              "round or left the race.")
         if move not in candidates(state, seat, move):
             raise IllegalMove("illegal_move", _why_not(state, move))
 
@@ -341,12 +342,14 @@ def _race(state: State, seat: int, move: Move) -> list[Event]:
     build = race["builds"][seat]
     build.append({**new_block(block_id, move["col"], move["row"], move["dir"]),
                   "from": origin, "was": was})
+    events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
     if zone_mask(build) != SHAPE_MASKS[race["card"]]:
-        return []
+        return events
     race["winner"] = seat
     player["cards"].append(LIGHTNING)
-    return [Event(f"Seat {seat + 1} completes the lightning temple first and wins the lightning "
-                  "card (3 points)!", data={"seat": seat, "lightning": True})]
+    won = Event(f"Seat {seat + 1} completes the lightning temple first and wins the lightning "
+                "card (3 points)!", data={"seat": seat, "lightning": True})
+    return [*events, won]
 
 
 def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
@@ -379,6 +382,10 @@ def _check_fields(move: Any) -> None:
 
 def _why_not(state: State, move: Move) -> str:
     kind = move["type"]
+    racing = state["phase"] == "lightning"
+    if racing != (kind in ("race", "withdraw")):
+        return ("During the lightning race you can only race or withdraw." if racing
+                else "There is no lightning race now.")
     if kind == "place":
         return ("That block cannot go there: take the die's block (or a power's), lie inside "
                 "the silhouette on free cells, and touch your blocks in that zone.")
@@ -389,7 +396,7 @@ def _why_not(state: State, move: Move) -> str:
     if kind == "race":
         return ("That block does not fit the lightning temple: it must touch your build and "
                 "leave the rest buildable from your blocks.")
-    return "That move is not possible in this phase of the round."
+    return "That move is not possible now."
 
 
 def describe_move(move: Move) -> str:

@@ -438,6 +438,26 @@ def test_race_placements_never_lead_into_a_dead_end():
         assert tileable(SHAPE_MASKS[7] & ~mask, (counts[0], counts[1], counts[2], counts[3]))
 
 
+def test_during_the_race_only_race_moves_are_accepted():
+    state = lightning_table()
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, 0, PASS, Random(0))
+    assert refused.value.code == "illegal_move" and "race" in refused.value.message
+
+
+@pytest.mark.parametrize("move", [
+    {"type": "place", "zone": 0, "size": 1, "col": 0, "row": 0},
+    {"type": "place", "zone": 0, "size": 1, "col": 0, "row": 0, "dir": "flat", "x": 1},
+    {"type": "place", "zone": True, "size": 1, "col": 0, "row": 0, "dir": "flat"},
+    {"type": "fly"},
+    ["pass"],
+])
+def test_malformed_moves_are_refused_as_bad(move):
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(table(), 0, move, Random(0))
+    assert refused.value.code == "bad_move"
+
+
 def test_when_everyone_withdraws_no_one_wins_the_lightning_card():
     state = lightning_table()
     state = play(state, (0, {"type": "withdraw"}), (1, {"type": "withdraw"}))
