@@ -120,6 +120,7 @@ function nameCard(after) {
 /** A form that asks for a name and makes a player; used by the lobby and by room pages. */
 export function nameForm(label, buttonText, after) {
   const input = h("input", { name: "name", maxlength: 40, placeholder: "Your name", "aria-label": "Your name",
+                             "data-key": "name-form-input",
                              autocomplete: "nickname", required: true });
   return h("form", { class: "name-form inline", onsubmit: async (e) => {
     e.preventDefault();
@@ -272,6 +273,8 @@ function optionControls(game) {
     readers.push(() => [name, input.value]);
     return h("div", { class: "field" }, h("label", { for: inputId }, label), input);
   });
-  const el = fields.length ? h("fieldset", { class: "variants" }, h("legend", {}, "Variants"), fields) : null;
+  // Open on wide screens; folded on phones, where three games' variants make a long page.
+  const el = fields.length ? h("details", { class: "variants", open: !matchMedia("(max-width: 760px)").matches },
+    h("summary", {}, `Variants (${fields.length})`), h("div", { class: "variant-fields" }, fields)) : null;
   return { el, read: () => Object.fromEntries(readers.map((r) => r()).filter(([, v]) => v !== undefined)) };
 }

@@ -533,9 +533,9 @@ class RoomPage {
         h("tbody", {}, order.map((r) => h("tr", { class: winners.includes(r.seat) ? "winner" : "" },
           h("td", {}, r.rank), h("td", {}, this.name(r.seat)), h("td", {}, formatScore(r.score)))))) : null,
       h("div", { class: "row" },
-        next ? h("button", { class: "btn primary", "data-testid": "join-next", onclick: () => this.joinNext(next) },
+        next ? h("button", { class: "btn primary", "data-testid": "join-next", "data-key": "join-next", onclick: () => this.joinNext(next) },
           mine !== null ? "Join the next game" : "Watch the next game")
-          : canAgain ? h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain() }, "Play again")
+          : canAgain ? h("button", { class: "btn primary", "data-testid": "play-again", "data-key": "play-again", onclick: () => this.playAgain() }, "Play again")
           : null,
         h("button", { class: "btn ghost", onclick: () => navigate("/") }, "Back to the lobby"))));
   }
@@ -572,7 +572,7 @@ class RoomPage {
       h("div", { class: "invite" },
         h("label", { class: "hint" }, "Send this link to your friends:"),
         h("div", { class: "row" }, link,
-          h("button", { class: "btn", "data-testid": "copy-link", onclick: () => this.copyInvite() }, "Copy link")),
+          h("button", { class: "btn", "data-testid": "copy-link", "data-key": "copy-link", onclick: () => this.copyInvite() }, "Copy link")),
         h("p", { class: "hint" }, "Or tell them the code ", h("strong", { class: "code" }, room.code),
           room.private ? " — this room is private." : " — this room is public: anyone in the lobby can join.")),
       options.some(([, v]) => v === true) ? h("p", { class: "variants-used" }, "Variants: ",
@@ -586,17 +586,23 @@ class RoomPage {
         s.player?.id === player?.id ? h("span", { class: "tag you" }, "you") : null,
         s.bot ? h("span", { class: "tag bot" }, "bot") : null,
         s.player?.id === room.host ? h("span", { class: "tag host" }, "host") : null,
-        isHost && !s.player && !s.bot ? h("button", { class: "btn small", "data-testid": "add-bot",
+        isHost && !s.player && !s.bot ? h("button", { class: "btn small", "data-testid": "add-bot", "data-key": `add-bot-${s.seat}`,
           onclick: () => this.roomAction("bots", { seat: s.seat }) }, "Add a bot") : null))),
       h("div", { class: "row actions" },
-        isHost ? h("button", { class: "btn primary big", "data-testid": "start", disabled: empty.length > 0,
+        isHost ? h("button", { class: "btn primary big", "data-testid": "start", "data-key": "start", disabled: empty.length > 0,
                                onclick: () => this.roomAction("start", {}) }, "Start the game") : null,
-        mine === null && empty.length && player ? h("button", { class: "btn primary big", "data-testid": "take-seat",
+        mine === null && empty.length && player ? h("button", { class: "btn primary big", "data-testid": "take-seat", "data-key": "take-seat",
           onclick: () => this.takeSeat() }, "Take a seat") : null,
         mine !== null && !isHost ? h("button", { class: "btn ghost", onclick: () => this.leaveSeat() }, "Leave seat") : null),
-      mine === null && empty.length && !player ? nameForm("Pick a name to take a seat:", "Take a seat", () => this.takeSeat()) : null,
+      mine === null && empty.length && !player ? this.seatForm() : null,
       mine === null && !empty.length ? h("p", { class: "hint" }, "Every seat is taken; you can watch the game.") : null,
       isHost && empty.length ? h("p", { class: "hint" }, `Fill every seat — with friends or bots — to start. ${empty.length} empty.`) : null);
+  }
+
+  /** One form for the page's life: redraws on every seat change must not wipe a half-typed name. */
+  seatForm() {
+    this.nameFormEl ??= nameForm("Pick a name to take a seat:", "Take a seat", () => this.takeSeat());
+    return this.nameFormEl;
   }
 
   async roomAction(what, body) {

@@ -46,6 +46,7 @@ export function toast(message, kind = "error") {
   const box = document.getElementById("toasts");
   const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status",
                           "data-testid": "toast", "data-kind": kind },
+    h("span", { class: "toast-icon", "aria-hidden": "true" }, kind === "error" ? "!" : "✓"),
     h("span", { class: "toast-text" }, message),
     h("button", { class: "toast-close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"));
   box.append(item);

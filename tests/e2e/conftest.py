@@ -6,12 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.e2e.pages import ARTIFACTS, Client
 from tests.server import Server, database, running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Generous waits: a loaded CI machine (or other suites running beside) is slow, never wrong.
+expect.set_options(timeout=15_000)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -45,7 +47,7 @@ def open_client(browser: Browser, server: Server) -> Iterator:
                                           device_scale_factor=2, is_mobile=True, has_touch=True)
         else:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(15_000)
         contexts.append(context)
         page: Page = context.new_page()
         client = Client(label, page, server.url)

@@ -35,6 +35,8 @@ class Client:
         """From the lobby, make a Lucent room; returns its invite link."""
         card = self.page.locator("[data-game=gem-pyramid]")
         card.locator("input[name=seats]").fill(str(seats))
+        if variants:
+            self.open_variants(card)
         for name in variants:
             card.locator(f"input[name={name}]").check()
         if not private:
@@ -42,6 +44,13 @@ class Client:
         card.get_by_test_id("create-room").click()
         expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
         return self.page.get_by_test_id("invite-link").input_value()
+
+    @staticmethod
+    def open_variants(card) -> None:
+        """Variants are folded away on phones: unfold them."""
+        details = card.locator("details.variants")
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
 
     # -- room --------------------------------------------------------------------------------
 
