@@ -164,13 +164,16 @@ export default {
       box.append(h("h2", { class: "fr-question" }, this.waitingText(view, ctx, actor, oppPossessive, me)));
       return box;
     }
-    const ask = (text, ...rest) => box.append(h("h2", { class: "fr-question" }, text), ...rest);
+    const ask = (text, ...rest) => box.append(h("h2", { class: "fr-question" }, text),
+      ...rest.filter((el) => el !== null && el !== undefined && el !== false));
     const options = (...buttons) => h("div", { class: "fr-options" }, buttons);
     const of = (type) => legal.filter((m) => m.type === type);
     switch (p.kind) {
       case "place": {
         const top = view.deck.top_banner;
         ask(`Your turn: place the drawn ${bannerInfo(top).label} card on a glowing “Place here” spot of Alkane.`,
+          h("p", { class: "fr-drawn" }, "Drawn card: ", bannerTag(top),
+            h("span", { class: "fr-note" }, " (its character side stays hidden)")),
           h("p", { class: "hint" }, "It must touch a card and Alkane must stay within 3 × 3. "
             + "Touching its own banner collects that connected group; otherwise you pick a neighbouring banner."));
         break;
