@@ -128,12 +128,20 @@ export default {
       prompt.append(h("div", { class: "fr-options fr-fallback" },
         leftovers.map((m) => button(m, genericLabel(m)))));
     }
+    const asked = ctx.myTurn && view.pending ? `${ctx.version}:${view.pending.kind}` : null;
     replace(container, h("div", { class: "fr", "data-testid": "five-realms" },
       prompt,
       h("div", { class: "fr-common" }, square, this.piles(view)),
       view.hand.length ? this.hand(view, ctx) : null,
       this.influence(view, ctx, seatsInOrder),
       h("div", { class: "fr-players" }, seatsInOrder.map((s) => this.player(view, ctx, s, me)))));
+    // A new question for me (after the other player's turn, or the next step of mine): make sure
+    // it is on screen, which matters on a phone where the board is taller than the screen.
+    if (asked && ctx.local.asked !== asked) {
+      const top = prompt.getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight * 0.5) prompt.scrollIntoView({ block: "start" });
+    }
+    ctx.local.asked = asked;
   },
 
   // -- the question of the moment ------------------------------------------------------------
@@ -145,7 +153,7 @@ export default {
     const just = (ctx.events || []).map((e) => ctx.words(e.text));
     if (just.length) {
       box.append(h("ul", { class: "fr-events", "aria-label": "What just happened" },
-        just.slice(-4).map((t) => h("li", {}, t))));
+        just.slice(view.over ? -10 : -4).map((t) => h("li", {}, t))));
     }
     if (!p || view.over || ctx.status === "finished") {
       const scores = view.players.map((pl) => `${ctx.name(pl.seat)}: ${plural(pl.castles, "castle")}`).join(" · ");
@@ -229,7 +237,12 @@ export default {
       }
       case "replace": {
         ask(`Your council is full: discard one of it to make room for ${p.card?.name || "the new character"}.`,
-          options(of("replace").map((m) => button(m, `Discard ${cardLabel(index, m.card)}`))));
+          options(of("replace").map((m) => {
+            const c = index.get(m.card);
+            return button(m, [h("strong", {}, `Discard ${cardLabel(index, m.card)}`),
+              c && c.name ? h("span", { class: "fr-move-note" }, effectText(c)) : null],
+            { class: `b-${c?.banner || ""}` });
+          })));
         break;
       }
       case "wild": {
@@ -273,8 +286,9 @@ export default {
           options(of("pick").map((m) => {
             const c = index.get(m.card);
             return button(m, [h("span", { class: "fr-sym", "aria-hidden": "true" }, bannerInfo(c?.banner).symbol),
-              ` Take ${cardLabel(index, m.card)}`, c && c.name ? ` (${bannerInfo(c.banner).label} banner)` : ""],
-            { class: `b-${c?.banner || ""}` });
+              ` Take ${cardLabel(index, m.card)}`],
+            { class: `fr-pick b-${c?.banner || ""}`,
+              aria: `Take ${cardLabel(index, m.card)}, a ${bannerInfo(c?.banner).label} banner` });
           })));
         break;
       }
