@@ -6,7 +6,8 @@ Move shapes (all small JSON dicts):
         + {"power": "hammer"}      a block of another size than the die shows
         + {"power": "mortar"}      a loose block: activates Mortar on that zone
     {"type": "takeback", "zone", "block"}     a building mistake: one block back to the supply
-    {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two blocks
+    {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two
+                                                   blocks (a free action: the seat still acts)
     {"type": "pass"}
     {"type": "race", "size", "col", "row", "dir"}   one block of the lightning build
     {"type": "withdraw"}                             leave the lightning race
@@ -35,13 +36,13 @@ WITHDRAW: Move = {"type": "withdraw"}
 def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Everything `seat` may do in a build round: place, take back, use the Bag, or pass."""
     player = state["seats"][seat]
-    die = state["dice"][seat]
-    allowed = set(SIZES) if die == STAR else {die}
+    closed = completed_zones(state, seat)
+    allowed = _die_sizes(state, seat)
     moves: list[Move] = []
     for zone, card in enumerate(state["holders"]):
-        if card is not None:
-            moves += _placements(player, zone, card, allowed)
-    moves += _takebacks(player)
+        if card is not None and zone not in closed:
+            moves += _placements(player, zone, card, allowed, closed)
+    moves += _takebacks(player, closed)
     moves += bag_moves(state, seat)
     moves.append(PASS)
     return moves
@@ -54,24 +55,34 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         return race_moves(state, seat) if state["phase"] == "lightning" else []
     if state["phase"] != "build":
         return []
+    closed = completed_zones(state, seat)
     if kind == "place":
-        card = state["holders"][move["zone"]] if 0 <= move["zone"] < len(
-            state["holders"]) else None
-        if card is None:
+        zone = move["zone"]
+        card = state["holders"][zone] if 0 <= zone < len(state["holders"]) else None
+        if card is None or zone in closed:
             return []
-        die = state["dice"][seat]
-        allowed = set(SIZES) if die == STAR else {die}
-        return _placements(state["seats"][seat], move["zone"], card, allowed)
+        return _placements(state["seats"][seat], zone, card, _die_sizes(state, seat), closed)
     if kind == "takeback":
-        return _takebacks(state["seats"][seat])
+        return _takebacks(state["seats"][seat], closed)
     if kind == "bag":
         return bag_moves(state, seat)
     return [PASS]
 
 
-def _placements(player: Player, zone: int, card: int, allowed: set[int]) -> list[Move]:
+def completed_zones(state: dict[str, Any], seat: int) -> set[int]:
+    """Zones `seat` completed this round: they wait, untouchable, for the round to resolve."""
+    return {done["zone"] for done in state["completions"] if done["seat"] == seat}
+
+
+def _die_sizes(state: dict[str, Any], seat: int) -> set[int]:
+    die = state["dice"][seat]
+    return set(SIZES) if die == STAR else {die}
+
+
+def _placements(player: Player, zone: int, card: int, allowed: set[int],
+                closed: set[int]) -> list[Move]:
     in_supply = supply_sizes(player)
-    sources = _sources(player, zone, allowed - in_supply)
+    sources = _sources(player, zone, allowed - in_supply, closed)
     hammer = player["powers"].get("hammer") == "unused"
     mortar_free = player["powers"].get("mortar") == "unused"
     loose_ok = player["mortar_zone"] == zone
@@ -95,11 +106,14 @@ def _placements(player: Player, zone: int, card: int, allowed: set[int]) -> list
     return moves
 
 
-def _sources(player: Player, target: int, sizes: set[int]) -> dict[int, list[tuple[int, int]]]:
+def _sources(player: Player, target: int, sizes: set[int],
+             closed: set[int]) -> dict[int, list[tuple[int, int]]]:
     """Blocks of the die's size, missing from the supply, that another construction can spare."""
     found: dict[int, list[tuple[int, int]]] = {size: [] for size in sizes}
+    if not found:
+        return found
     for zone, blocks in enumerate(player["zones"]):
-        if zone == target:
+        if zone == target or zone in closed:
             continue
         for block in blocks:
             if block["size"] in found and intact_without(player, zone, block["id"]):
@@ -107,10 +121,11 @@ def _sources(player: Player, target: int, sizes: set[int]) -> dict[int, list[tup
     return found
 
 
-def _takebacks(player: Player) -> list[Move]:
+def _takebacks(player: Player, closed: set[int]) -> list[Move]:
     return [
         {"type": "takeback", "zone": zone, "block": block["id"]}
         for zone, blocks in enumerate(player["zones"])
+        if zone not in closed
         for block in blocks
         if intact_without(player, zone, block["id"])
     ]
@@ -140,8 +155,9 @@ def pair_counts(pair: list[Block]) -> tuple[int, int, int, int]:
 def _bag_targets(state: dict[str, Any], seat: int) -> list[tuple[int, int]]:
     """(zone, missing cells) of started temples that two blocks could finish (2 to 8 cells)."""
     targets = []
+    closed = completed_zones(state, seat)
     for zone, card in enumerate(state["holders"]):
-        if card is not None and state["seats"][seat]["zones"][zone]:
+        if card is not None and zone not in closed and state["seats"][seat]["zones"][zone]:
             region = bag_region(state, seat, zone)
             if 2 <= region.bit_count() <= 8:
                 targets.append((zone, region))

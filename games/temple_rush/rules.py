@@ -11,7 +11,7 @@ State (plain JSON):
     quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
     dice                       this round's face per seat (0 = star, else the block size)
     done                       per seat, this round's move type once it acted (place, takeback,
-                               bag, pass), else None
+                               pass), else None; the Bag is a free action and does not count
     holders                    card in each card holder (None: empty), one build zone each
     deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
     completions                this round's completed temples, in the order they were made
@@ -307,7 +307,9 @@ def _takeback(state: State, seat: int, move: Move) -> list[Event]:
 
 
 def _bag(state: State, seat: int, move: Move) -> list[Event]:
-    """Complete a zone with another player's top two blocks; they go home before next round."""
+    """Complete a zone with another player's top two blocks; they go home before next round.
+
+    A free action ("at any given time"): the seat still places its die's block this round."""
     zone = move["zone"]
     pair = top_two(state["seats"][move["seat"]]["zones"][move["from_zone"]])
     region = bag_region(state, seat, zone)
@@ -315,7 +317,6 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
     borrowed = [{"seat": move["seat"], "size": size, "cells": cells_of(mask)}
                 for size, mask in laid]
     state["seats"][seat]["powers"]["bag"] = "used"
-    state["done"][seat] = move["type"]
     card = state["holders"][zone]
     state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": borrowed})
     return [Event(f"Seat {seat + 1} {describe_move(move)}: temple complete!",
