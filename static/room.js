@@ -526,7 +526,7 @@ class RoomPage {
     const next = this.room.next_room;
     const canAgain = mine !== null || this.room.host === me()?.id;
     replace(this.endEl, h("section", { class: "card end", "data-testid": "end-screen", "aria-labelledby": "end-title" },
-      h("h2", { id: "end-title" }, winners.includes(mine) ? "🏆 " : "", title),
+      h("h2", { id: "end-title" }, winners.includes(mine) ? h("span", { class: "crown", "aria-hidden": "true" }, "★ ") : null, title),
       outcome?.reason ? h("p", { class: "reason" }, this.words(outcome.reason)) : null,
       order.length ? h("table", { class: "scores" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),

@@ -48,6 +48,8 @@ export default {
     const targets = new Map(legal.filter((m) => m.gem === local.selected).map((m) => [`${m.row}:${m.pos}`, m]));
     const openAny = new Set(legal.map((m) => `${m.row}:${m.pos}`));
     const last = lastPlaced(ctx.events);
+    const fresh = local.shownVersion !== undefined && local.shownVersion !== ctx.version;
+    local.shownVersion = ctx.version; // animate a new gem once, not on every redraw
 
     const play = (move) => {
       ctx.play(move).then(() => { local.selected = null; }, () => {});
@@ -60,7 +62,8 @@ export default {
       view.rows[row].forEach((kind, pos) => {
         const key = `${row}:${pos}`;
         const isFocus = row === view.focus.row && pos === view.focus.pos;
-        const classes = ["slot", isFocus ? "focus" : "", last && last.row === row && last.pos === pos ? "last" : ""];
+        const isLast = last && last.row === row && last.pos === pos;
+        const classes = ["slot", isFocus ? "focus" : "", isLast ? "last" : "", isLast && fresh ? "fresh" : ""];
         const target = targets.get(key);
         if (kind) {
           line.append(h("div", { class: [...classes, "filled"].join(" "), "data-row": row, "data-pos": pos,
