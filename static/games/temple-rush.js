@@ -60,6 +60,7 @@ function moveKey(m) {
 /** Grid of a silhouette with blocks on it; `anchors` (Map "c:r" → handler info) become buttons. */
 function grid({ card, blocks = [], small = false, anchors = null, takebacks = null, label = "", testid = "tr-grid",
                 zone = "" }) {
+  if (!card && !blocks.length) return h("span", { class: "hint tr-no-card" }, "no card");
   let width = card?.width || 0;
   let height = card?.height || 0;
   for (const b of blocks) for (const [c, r] of b.cells) { width = Math.max(width, c + 1); height = Math.max(height, r + 1); }
@@ -162,7 +163,7 @@ export default {
     const parts = [
       this.status(view, ctx, me),
       this.race(view, ctx, local),
-      this.news(ctx),
+      this.news(view, ctx, local),
       this.holders(view),
       me !== null ? this.mine(view, ctx, local, me) : h("p", { class: "hint" }, "You are watching: every board is public."),
       this.others(view, ctx, me),
@@ -195,14 +196,13 @@ export default {
       ? h("p", { class: "hint" }, `No temple won for ${view.quiet_rounds} rounds; the game ends after ${view.stall_rounds}.`) : null;
     return h("section", { class: "tr-status", "aria-label": "This round" },
       h("p", { class: "tr-round", "data-testid": "tr-round" }, line),
-      view.phase === "over" ? null : h("div", { class: "tr-dice-wrap" }, h("span", { class: "tr-k" }, "Dice: "),
-        h("ul", { class: "tr-dice" }, dice)),
+      view.phase === "build" ? h("div", { class: "tr-dice-wrap" }, h("span", { class: "tr-k" }, "Dice: "),
+        h("ul", { class: "tr-dice" }, dice)) : null,
       quiet);
   },
 
-  news(ctx) {
-    const lines = (ctx.events || []).filter((e) => e.data && (e.data.won || e.data.bonus || e.data.cooperative
-      || typeof e.data.lightning === "boolean" || e.data.card !== undefined || e.data.over)).map((e) => ctx.words(e.text));
+  news(view, ctx, local) {
+    const lines = local.news && local.news.round === view.round ? local.news.lines : [];
     if (!lines.length) return null;
     return h("ul", { class: "tr-news", "data-testid": "tr-news", "aria-live": "polite" }, lines.map((t) => h("li", {}, t)));
   },
@@ -315,8 +315,13 @@ export default {
         out ? h("p", { class: "hint" }, "You are out of this race.") : null,
         grid({ card: race.card, blocks: race.builds[me], anchors: anchorsFor(null), zone: "race", testid: "tr-race-grid",
                label: `Your lightning build for the ${cardName(race.card)}` })),
-        seat.zones.some((z) => z.blocks.length) ? h("p", { class: "hint tr-wait-note" },
-          "Your constructions wait for the race; blocks missing from your supply are borrowed from them.") : null);
+        seat.zones.some((z) => z.blocks.length) ? h("div", { class: "tr-zone small" },
+          h("p", { class: "hint tr-wait-note" },
+            "Your constructions wait for the race; a block missing from your supply is borrowed from them."),
+          h("div", { class: "tr-zones small" }, seat.zones.map((z) => h("div", { class: "tr-zone small" },
+            h("span", { class: "tr-zone-title" }, `Zone ${z.zone + 1}`),
+            grid({ card: view.holders[z.zone], blocks: z.blocks, small: true,
+                   label: `Your zone ${z.zone + 1}: ${cardName(view.holders[z.zone])}` }))))) : null);
     } else {
       boards = h("div", { class: "tr-zones" }, seat.zones.map((z) => {
         const card = view.holders[z.zone];
@@ -379,8 +384,8 @@ export default {
       modeButtons.push(h("button", { class: "btn small tr-mode", "data-testid": "tr-mode", "data-mode": "plain",
         "data-key": "mode-plain", onclick: () => { local.mode = null; ctx.rerender(); } }, "Place the die's block"));
     }
-    if (modes.has("hammer")) modeButtons.push(toggle("hammer", "🔨 Use Hammer & Chisel (another size)"));
-    if (modes.has("mortar")) modeButtons.push(toggle("mortar", "🧱 Use Mortar (a loose block)"));
+    if (modes.has("hammer")) modeButtons.push(toggle("hammer", "Use Hammer & Chisel (another size)"));
+    if (modes.has("mortar")) modeButtons.push(toggle("mortar", "Use Mortar (a loose block)"));
     if (modes.has("takeback")) modeButtons.push(toggle("takeback", "↩ Take a block back"));
     const bags = moves.filter((m) => m.type === "bag");
     const pass = moves.find((m) => m.type === "pass");
@@ -408,12 +413,12 @@ export default {
           class: `btn small tr-dir${local.dir === d ? " on" : ""}`, "data-testid": "tr-dir", "data-dir": d, "data-key": `dir-${d}`,
           disabled: !dirs.includes(d), "aria-pressed": String(local.dir === d),
           onclick: () => { local.dir = d; ctx.rerender(); },
-        }, d === "flat" ? "▭ Flat" : "▯ On end"))) : null,
+        }, h("span", { class: `tr-turn ${d}`, "aria-hidden": "true" }), DIRS[d]))) : null,
       modeButtons.length ? h("div", { class: "tr-pick" }, modeButtons) : null,
       bags.length ? h("div", { class: "tr-pick" }, bags.map((m) => h("button", {
         class: "btn small", "data-testid": "tr-bag", "data-zone": m.zone, "data-seat": m.seat, "data-from-zone": m.from_zone,
         onclick: () => play(m),
-      }, `👜 Use the Bag: complete zone ${m.zone + 1} with the top two blocks of ${ctx.name(m.seat)}'s zone ${m.from_zone + 1}`))) : null,
+      }, `Use the Bag: complete zone ${m.zone + 1} with the top two blocks of ${ctx.name(m.seat)}'s zone ${m.from_zone + 1}`))) : null,
       h("div", { class: "tr-pick" },
         pass ? h("button", { class: "btn ghost", "data-testid": "tr-pass", "data-key": "pass", onclick: () => play(pass) },
           "Pass this round") : null,
@@ -443,7 +448,7 @@ export default {
     const robot = view.robot;
     if (robot) {
       panels.push(h("section", { class: "tr-other robot", "data-testid": "tr-robot" },
-        h("h4", {}, "🤖 Robot", h("span", { class: "tr-head-score" }, scoreLine(robot.score))),
+        h("h4", {}, "Robot", h("span", { class: "tr-head-score" }, scoreLine(robot.score))),
         h("p", { class: "tr-other-state" }, `Die: ${dieText(robot.die)} · ${plural(robot.deck_count, "card")} left in its deck`),
         h("div", { class: "tr-zones small" }, h("div", { class: "tr-zone small" },
           h("span", { class: "tr-zone-title" }, "Its temple: ", robot.card ? cardChip(robot.card) : "none"),
@@ -467,6 +472,9 @@ function remember(view, ctx, local) {
   }
   const wasRacing = local.wasRacing;
   local.wasRacing = view.phase === "lightning";
+  const news = (ctx.events || []).filter((e) => e.data && (e.data.won || e.data.bonus || e.data.cooperative
+    || typeof e.data.lightning === "boolean" || e.data.card !== undefined || e.data.over)).map((e) => ctx.words(e.text));
+  if (news.length) local.news = { round: view.round, lines: news };
   if (raced) local.raceResult = { seat: winner, round: view.round };
   else if (wasRacing && view.phase !== "lightning") local.raceResult = { seat: null, round: view.round };
 }
