@@ -31,14 +31,19 @@ def block_mask(size: int, col: int, row: int, direction: str) -> int:
 
 def cells_of(mask: int) -> list[list[int]]:
     """[[col, row], ...] of a mask, bottom layer first, left to right."""
+    return [list(cell) for cell in _cells(mask)]
+
+
+@lru_cache(maxsize=8192)
+def _cells(mask: int) -> tuple[tuple[int, int], ...]:
     out = []
     index = 0
     while mask:
         if mask & 1:
-            out.append([index % STRIDE, index // STRIDE])
+            out.append((index % STRIDE, index // STRIDE))
         mask >>= 1
         index += 1
-    return out
+    return tuple(out)
 
 
 def mask_of(rows: tuple[str, ...]) -> int:

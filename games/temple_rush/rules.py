@@ -261,7 +261,9 @@ def _solo_setup(opts: TempleRushOptions, rng: Random) -> State:
                         if COLOUR_VALUES[c] == opts.robot_card_value)
     deck = [picks[brown][2], *mine]
     state = _base_state(1, opts)
-    state.update(holders=deck[:2], deck=deck[2:], seats=[_new_player(2, SOLO_POWERS)],
+    holders = HOLDERS[1]
+    state.update(holders=deck[:holders], deck=deck[holders:],
+                 seats=[_new_player(holders, SOLO_POWERS)],
                  robot=new_robot([picks[robot_colour][3], *robots]))
     return state
 
