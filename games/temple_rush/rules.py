@@ -510,18 +510,16 @@ def _draw(state: State, zone: int) -> list[Event]:
     """Turn up the deck's top card into holder `zone`; the lightning card starts a race."""
     deck = state["deck"]
     card = deck.pop(0) if deck else None
+    state["holders"][zone] = None if card == LIGHTNING else card
+    if card == LIGHTNING and not deck:
+        return [Event("The lightning card comes up last, with no temple left to race for.")]
     if card == LIGHTNING:
-        card = None
-        if not deck:
-            return [Event("The lightning card comes up last, with no temple left to race for.")]
         race_card = deck.pop(0)
         players = state["players"]
-        state["lightning"] = {"card": race_card, "holder": zone, "builds": [[] for _ in
-                              range(players)], "out": [False] * players, "winner": None}
-        state["holders"][zone] = None
+        state["lightning"] = {"card": race_card, "holder": zone, "out": [False] * players,
+                              "builds": [[] for _ in range(players)], "winner": None}
         return [Event(f"The lightning card! The {_card_name(race_card)} is raced for.",
                       data={"lightning": race_card})]
-    state["holders"][zone] = card
     if card is None:
         return [Event(f"The deck is empty: holder {zone + 1} stays empty.")]
     return [Event(f"New card in holder {zone + 1}: the {_card_name(card)}.",

@@ -347,6 +347,46 @@ def test_an_empty_deck_leaves_the_holder_empty_and_the_last_card_ends_the_game()
     assert outcome.scores == [3 + 4 + 3, 3.0], "card + 1x4 bonus + three unused tokens"
 
 
+def test_mortar_is_spent_when_its_zone_completes():
+    state = finish_small(table(dice=(1, 1), deck=[20, 21]), 0)
+    state["seats"][0].update(mortar_zone=0)
+    state["seats"][0]["powers"]["mortar"] = "active"
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert state["seats"][0]["powers"]["mortar"] == "used"
+    assert state["seats"][0]["mortar_zone"] is None
+
+
+def test_rebuild_keeps_only_the_largest_connected_piece():
+    state = finish_small(table(dice=(1, 1), deck=[2]), 0)  # card 2: .#. over ### over ###
+    state["holders"][1] = None
+    state = build(state, 1, 0, blk(1, 0, 0), blk(1, 2, 1), blk(1, 4, 0), blk(3, 1, 0))
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    kept = state["seats"][1]["zones"][0]
+    assert [b["id"] for b in kept] == [0], (
+        "the 1x3 and a 1x1 no longer fit; the two 1x1 left don't touch, so one goes home too")
+    assert len(state["seats"][1]["supply"]) == 12
+
+
+def test_hammer_is_not_offered_with_a_star():
+    state = table(dice=(STAR, STAR))
+    assert all(m.get("power") != "hammer" for m in GAME.legal_moves(state, 0))
+
+
+def test_the_last_card_won_empties_its_holder_and_sends_other_builders_home():
+    state = finish_small(table(dice=(1, 1), deck=[]), 0)
+    state = build(state, 1, 0, blk(4, 0, 0))
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert state["holders"] == [None, TOWER] and state["phase"] == "build"
+    assert state["seats"][1]["zones"][0] == [] and len(state["seats"][1]["supply"]) == 13
+
+
+def test_a_lightning_card_with_nothing_beneath_is_set_aside():
+    state = finish_small(table(dice=(1, 1), deck=[LIGHTNING]), 0)
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    assert state["lightning"] is None and state["phase"] == "build"
+    assert state["holders"] == [None, TOWER] and state["deck"] == []
+
+
 # -- the Bag -----------------------------------------------------------------------------------
 
 
@@ -572,6 +612,17 @@ def test_the_robot_banks_fixed_blocks_one_size_down_per_temple():
     assert _score(robot)["total"] == 3 + 4
 
 
+def test_on_a_star_the_robot_takes_the_largest_useful_block():
+    state = robot_step(robot_table(STAR), STAR)
+    assert [b["size"] for b in state["robot"]["zone"]] == [4]
+
+
+def test_the_solo_player_has_no_bag():
+    state = new(1)
+    state["completions"] = []
+    assert all(m["type"] != "bag" for m in GAME.legal_moves(state, 0))
+
+
 def test_solo_ends_when_the_robot_has_no_temple_left_and_compares_scores():
     state = new(1, robot_card_value=3)
     state["robot"].update(holder=None, deck=[], cards=[24, 25], bonus=[10])
@@ -657,7 +708,7 @@ GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of t
     (1, False, 7): (31, [7.0],
                     "6c8e734065bbce1b9ee81561344686427c41a3d0e4f90b6b861dea421e5a9ff6"),
     (2, False, 7): (156, [31.0, 33.0],
-                    "179f083d8e934c944505ee2cce440422672ecd6d124898ff6b5953626f8b084e"),
+                    "2866332e3cdb1d09020ed7250f4b264a57a73aa862757ced4f547c572ea2b602"),
     (3, True, 7): (178, [32.0, 8.0, 31.0],
                    "1640968363133649aed010aeccf9ae683c4662ea938fafe482c66095569c795b"),
     (4, False, 7): (195, [28.0, 28.0, 17.0, 35.0],
