@@ -99,6 +99,22 @@ def shot(client: Client, name: str, full: bool = False) -> None:
     client.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
 
 
+def watch_once(open_client, link: str, mover: Client, version: int) -> bool:
+    """Open the room as a spectator while `mover` looks at secrets; check and leave."""
+    spectator = open_client("spectator")
+    spectator.page.goto(link)
+    wait_synced(spectator, version)
+    expect(spectator.page.get_by_test_id("fr-prompt")).to_contain_text(
+        "looking at the collected characters")
+    expect(spectator.page.get_by_test_id("banner")).to_contain_text("You are watching")
+    assert spectator.page.locator("[data-testid=fr-move]").count() == 0
+    check_secrets(mover, spectator)
+    shot(spectator, "five-realms-spectator", full=True)
+    assert not spectator.page_errors, spectator.page_errors
+    spectator.page.goto("about:blank")
+    return True
+
+
 def fits_the_screen(client: Client) -> None:
     width = client.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE_WIDTH, f"the page is {width}px wide on a {PHONE_WIDTH}px screen"
@@ -127,6 +143,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     kinds_seen: dict[str, int] = {}
     secrets_checked = 0
     steps = 0
+    watched = False
     while True:
         assert time.monotonic() - started < TIME_BUDGET_S, f"too slow: {steps} steps"
         assert steps < MAX_STEPS, "the game does not end"
@@ -149,6 +166,8 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
         kinds_seen[kind] = kinds_seen.get(kind, 0) + 1
         if kind in SECRET_KINDS:
             secrets_checked += check_secrets(mover, other)
+            if kind == "recruit" and steps >= 20 and not watched:  # a spectator sees none
+                watched = watch_once(open_client, link, mover, version)
         if kind not in shots:
             shots.add(kind)
             shot(mover, f"five-realms-{kind}-{mover.label}", full=kind == "recruit")
@@ -187,6 +206,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     fits_the_screen(guest)
     assert kinds_seen.get("place", 0) >= 10
     assert kinds_seen.get("recruit", 0) >= 1, kinds_seen
+    assert watched, "no recruit after move 20 for the spectator to watch"
     print(f"\n5 Realms: {steps} clicks in {time.monotonic() - started:.1f}s, "
           f"{secrets_checked} secret names checked, prompts {kinds_seen}")
     assert not host.page_errors and not guest.page_errors, host.page_errors + guest.page_errors
