@@ -8,6 +8,9 @@ Move shapes (all small JSON dicts):
     {"type": "takeback", "zone", "block"}     a building mistake: one block back to the supply
     {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two
                                                    blocks (a free action: the seat still acts)
+    {"type": "chisel", "zone", "block", "size", "dir"}   Hammer & Chisel on a placed block: a
+                                                   block of another size from the same spot
+                                                   (a free action)
     {"type": "pass"}
     {"type": "race", "size", "col", "row", "dir"}   one block of the lightning build
     {"type": "withdraw"}                             leave the lightning race
@@ -26,7 +29,15 @@ from games.temple_rush.board import (
     zone_mask,
 )
 from games.temple_rush.data import SHAPE_MASKS, SHAPE_PLACEMENTS, STAR
-from games.temple_rush.geometry import SIZES, UPRIGHT, Placement, tileable
+from games.temple_rush.geometry import (
+    FLAT,
+    SIZES,
+    UPRIGHT,
+    Placement,
+    block_mask,
+    connected,
+    tileable,
+)
 
 Move = dict[str, Any]
 PASS: Move = {"type": "pass"}
@@ -43,6 +54,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
         if card is not None and zone not in closed:
             moves += _placements(player, zone, card, allowed, closed)
     moves += _takebacks(player, closed)
+    moves += chisel_moves(state, seat)
     moves += bag_moves(state, seat)
     moves.append(PASS)
     return moves
@@ -66,6 +78,8 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         return _takebacks(state["seats"][seat], closed)
     if kind == "bag":
         return bag_moves(state, seat)
+    if kind == "chisel":
+        return chisel_moves(state, seat)
     return [PASS]
 
 
@@ -129,6 +143,32 @@ def _takebacks(player: Player, closed: set[int]) -> list[Move]:
         for block in blocks
         if intact_without(player, zone, block["id"])
     ]
+
+
+def chisel_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Hammer & Chisel on a placed block: swap it for a supply block of another size laid
+    from the same spot, keeping the construction inside the silhouette and in one piece."""
+    player = state["seats"][seat]
+    if player["powers"].get("hammer") != "unused":
+        return []
+    closed = completed_zones(state, seat)
+    in_supply = supply_sizes(player)
+    moves: list[Move] = []
+    for zone, card in enumerate(state["holders"]):
+        if card is None or zone in closed:
+            continue
+        loose_ok = player["mortar_zone"] == zone
+        for block in player["zones"][zone]:
+            rest = zone_mask([b for b in player["zones"][zone] if b is not block])
+            for size in sorted(in_supply - {block["size"]}):
+                for direction in (FLAT, UPRIGHT) if size > 1 else (FLAT,):
+                    mask = block_mask(size, block["col"], block["row"], direction)
+                    if mask & ~SHAPE_MASKS[card] or mask & rest:
+                        continue
+                    if loose_ok or connected(rest | mask):
+                        moves.append({"type": "chisel", "zone": zone, "block": block["id"],
+                                      "size": size, "dir": direction})
+    return moves
 
 
 def top_two(blocks: list[Block]) -> list[Block]:

@@ -77,6 +77,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "place": frozenset({"zone", "size", "col", "row", "dir"}),
     "takeback": frozenset({"zone", "block"}),
     "bag": frozenset({"zone", "seat", "from_zone"}),
+    "chisel": frozenset({"zone", "block", "size", "dir"}),
     "pass": frozenset(),
     "race": frozenset({"size", "col", "row", "dir"}),
     "withdraw": frozenset(),
@@ -293,12 +294,7 @@ def _place(state: State, seat: int, move: Move) -> list[Event]:
     state["done"][seat] = move["type"]
     events = [Event(f"Seat {seat + 1} {describe_move(move)}.",
                     data={"seat": seat, **move})]
-    card = state["holders"][zone]
-    if zone_mask(player["zones"][zone]) == SHAPE_MASKS[card]:
-        state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": []})
-        events.append(Event(f"Seat {seat + 1}: temple complete!",
-                            data={"seat": seat, "zone": zone, "card": card}))
-    return events
+    return events + _check_complete(state, seat, zone)
 
 
 def _takeback(state: State, seat: int, move: Move) -> list[Event]:
@@ -323,6 +319,28 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
     state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": borrowed})
     return [Event(f"Seat {seat + 1} {describe_move(move)}: temple complete!",
                   data={"seat": seat, **move})]
+
+
+def _chisel(state: State, seat: int, move: Move) -> list[Event]:
+    """Hammer & Chisel on a placed block, a free action: it may complete the temple."""
+    player, zone = state["seats"][seat], move["zone"]
+    old = remove_from_zone(player, zone, move["block"])
+    give_back(player, [old["id"]])
+    block_id = take(player, move["size"])
+    player["zones"][zone].append(new_block(block_id, old["col"], old["row"], move["dir"]))
+    player["powers"]["hammer"] = "used"
+    events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+    return events + _check_complete(state, seat, zone)
+
+
+def _check_complete(state: State, seat: int, zone: int) -> list[Event]:
+    """Record a completion when the zone's blocks now fill its silhouette exactly."""
+    card = state["holders"][zone]
+    if zone_mask(state["seats"][seat]["zones"][zone]) != SHAPE_MASKS[card]:
+        return []
+    state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": []})
+    return [Event(f"Seat {seat + 1}: temple complete!",
+                  data={"seat": seat, "zone": zone, "card": card})]
 
 
 def _pass(state: State, seat: int, move: Move) -> list[Event]:
@@ -360,8 +378,8 @@ def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
     return [Event(f"Seat {seat + 1} withdraws from the lightning race.", data={"seat": seat})]
 
 
-_HANDLERS = {"place": _place, "takeback": _takeback, "bag": _bag, "pass": _pass,
-             "race": _race, "withdraw": _withdraw}
+_HANDLERS = {"place": _place, "takeback": _takeback, "bag": _bag, "chisel": _chisel,
+             "pass": _pass, "race": _race, "withdraw": _withdraw}
 
 
 def _check_fields(move: Any) -> None:
@@ -369,7 +387,7 @@ def _check_fields(move: Any) -> None:
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in FIELDS:
         raise IllegalMove("bad_move", "A Temple Rush move is a dict with a known 'type' "
-                          "(place, takeback, bag, pass, race or withdraw).")
+                          "(place, takeback, bag, chisel, pass, race or withdraw).")
     keys = set(move) - {"type"}
     required, optional = FIELDS[kind], OPTIONAL_FIELDS.get(kind, frozenset())
     if not required <= keys <= required | optional:
@@ -396,6 +414,9 @@ def _why_not(state: State, move: Move) -> str:
         return "You can take back only one of your placed blocks that leaves the rest in one piece."
     if kind == "bag":
         return "The Bag needs another player's top two blocks to complete a temple you started."
+    if kind == "chisel":
+        return ("Hammer & Chisel swaps one of your placed blocks for one of another size from "
+                "your supply, from the same spot, keeping the temple inside and in one piece.")
     if kind == "race":
         return ("That block does not fit the lightning temple: it must touch your build and "
                 "leave the rest buildable from your blocks.")
@@ -420,6 +441,9 @@ def describe_move(move: Move) -> str:
     if kind == "bag":
         return (f"used the Bag: the top two blocks of seat {_nth(move.get('seat'))}'s zone "
                 f"{_nth(move.get('from_zone'))} complete zone {_nth(move.get('zone'))}")
+    if kind == "chisel":
+        return (f"used the Hammer & Chisel on block {move.get('block')} in zone "
+                f"{_nth(move.get('zone'))}: now a 1x{move.get('size')} {move.get('dir')}")
     if kind == "withdraw":
         return "withdrew from the lightning race"
     return "passed"

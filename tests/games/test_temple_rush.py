@@ -238,6 +238,21 @@ def test_hammer_and_chisel_takes_a_block_of_another_size():
     assert move not in GAME.legal_moves(state, 0)
 
 
+def test_hammer_and_chisel_swaps_a_placed_block_for_another_size():
+    state = build(table(dice=(2, 2)), 0, 0, blk(3, 0, 0), blk(1, 2, 1))
+    move = {"type": "chisel", "zone": 0, "block": 7, "size": 4, "dir": "flat"}
+    assert move in GAME.legal_moves(state, 0)
+    assert {"type": "chisel", "zone": 0, "block": 7, "size": 2, "dir": "flat"} not in (
+        GAME.legal_moves(state, 0)), "a 1x2 from there would leave the 1x1 hanging loose"
+    state = play(state, (0, move))
+    player = state["seats"][0]
+    assert player["powers"]["hammer"] == "used" and 7 in player["supply"]
+    assert [b["size"] for b in player["zones"][0]] == [1, 4]
+    assert 0 in GAME.to_act(state), "a free action: the die's block still goes down"
+    state = play(state, (0, PASS), (1, PASS))
+    assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "chisel"], "once a game"
+
+
 def test_a_missing_block_may_come_from_another_intact_construction():
     state = build(table(dice=(1, 1)), 0, 1, blk(4, 0, 0), blk(1, 1, 1), blk(1, 2, 1))
     state = build(state, 0, 0, blk(1, 2, 1))
