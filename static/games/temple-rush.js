@@ -399,7 +399,8 @@ export default {
         h("span", { class: "tr-k" }, "Block: "),
         SIZES.map((s) => {
           const can = sizes.includes(s);
-          const borrowed = can && candidates.some((m) => m.size === s && m.from_zone !== undefined) && !supply[`1x${s}`];
+          const borrowed = can && !supply[`1x${s}`]
+            && (lightning || candidates.some((m) => m.size === s && m.from_zone !== undefined));
           return h("button", {
             class: `btn small tr-size${local.size === s && can ? " on" : ""}`, "data-testid": "tr-size", "data-size": s,
             "data-key": `size-${s}`, disabled: !can, "aria-pressed": String(local.size === s && can),
@@ -433,8 +434,8 @@ export default {
       const acted = view.phase === "build" ? view.acted[s.seat] : null;
       return h("section", { class: "tr-other", "data-testid": "tr-other", "data-seat": s.seat },
         h("h4", {}, ctx.name(s.seat), h("span", { class: "tr-head-score" }, scoreLine(s.score))),
-        h("p", { class: "tr-other-state" }, `Die: ${dieText(view.dice[s.seat])}`,
-          view.phase === "build" ? ` · ${acted ? `✓ ${ACTED[acted] || acted}` : "thinking…"}` : ""),
+        view.phase === "build" ? h("p", { class: "tr-other-state" }, `Die: ${dieText(view.dice[s.seat])}`,
+          ` · ${acted ? `✓ ${ACTED[acted] || acted}` : "thinking…"}`) : null,
         h("div", { class: "tr-zones small" }, s.zones.map((z) => {
           const card = view.holders[z.zone];
           return h("div", { class: "tr-zone small" },

@@ -312,6 +312,9 @@ def test_solo_against_the_robot_on_a_phone(open_client) -> None:
     fits_the_screen(me)
     me.page.locator("[data-testid=tr-size]:not([disabled])").first.click()
     me.shot("temple-rush-solo-phone")
+    board.scroll_into_view_if_needed()
+    me.page.get_by_test_id("tr-round").scroll_into_view_if_needed()
+    me.page.screenshot(path=str(ARTIFACTS / "temple-rush-solo-phone-screen.png"))
 
     # The first move by keyboard: focus a highlighted cell and press Enter.
     anchor = me.page.locator("[data-testid=tr-anchor]").first
