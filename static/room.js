@@ -17,11 +17,23 @@ export function openRoom(root, code) {
 
 async function loadRenderer(gameId) {
   try {
-    return (await import(`/static/games/${gameId}.js`)).default;
+    const renderer = (await import(`/static/games/${gameId}.js`)).default;
+    if (renderer.stylesheet) await loadStylesheet(renderer.stylesheet);
+    return renderer;
   } catch (err) {
     console.warn(`no renderer for ${gameId}, using the generic one`, err);
     return (await import("/static/games/generic.js")).default;
   }
+}
+
+/** A renderer's own stylesheet, loaded once, before its first drawing (no unstyled flash). */
+function loadStylesheet(href) {
+  if (document.querySelector(`link[rel=stylesheet][href="${CSS.escape(href)}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href, onload: resolve, onerror: resolve });
+    document.head.append(link);
+    setTimeout(resolve, 3000);
+  });
 }
 
 class RoomPage {

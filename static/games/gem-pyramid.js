@@ -94,7 +94,14 @@ export default {
     parts.push(this.prompt(view, ctx, local, playable));
     if (view.hand) parts.push(this.hand(view, ctx, local, playable, pyramid));
     parts.push(legend(view, ctx));
-    replace(container, h("div", { class: "lucent" }, parts));
+    replace(container, h("div", { class: "lucent", onkeydown: (event) => {
+      if (event.key === "Escape" && local.selected) { // put the gem back; focus returns to the hand
+        const kind = local.selected;
+        local.selected = null;
+        ctx.rerender();
+        container.querySelector(`[data-key="hand-${kind}"]`)?.focus();
+      }
+    } }, parts));
   },
 
   prompt(view, ctx, local, playable) {
