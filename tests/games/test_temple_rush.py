@@ -669,6 +669,12 @@ def check_invariants(state: dict) -> None:
             card = state["holders"][zone]
             if blocks and card is not None:
                 assert zone_mask(blocks) & ~SHAPE_MASKS[card] == 0
+    won = [card for player in state["seats"] for card in player["cards"]]
+    if state["robot"] is not None:
+        won += state["robot"]["cards"]
+    in_play = [c for c in state["holders"] if c is not None] + state["deck"]
+    assert len(won) == len(set(won)) and not set(won) & set(in_play), "a card is won once"
+    assert len(in_play) == len(set(in_play))
 
 
 def builder_game(players: int, options: TempleRushOptions, seed: int,
