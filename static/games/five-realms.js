@@ -103,6 +103,9 @@ function genericLabel(move) {
 }
 
 export default {
+  /** Loaded by the shell before the first drawing where it supports this; ensureCss() otherwise. */
+  stylesheet: CSS_HREF,
+
   render(container, view, ctx) {
     ensureCss();
     const me = ctx.seat !== null && ctx.seat !== undefined && view.players[ctx.seat] ? ctx.seat : null;

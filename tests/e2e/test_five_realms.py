@@ -134,6 +134,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
         expect(client.page.get_by_test_id("alkane")).to_be_visible()
         expect(client.page.get_by_test_id("alkane-card")).to_have_count(6)
         expect(client.page.get_by_test_id("fr-player")).to_have_count(2)
+        assert client.page.locator('link[href="/static/games/five-realms.css"]').count() == 1
     seated = {c.seat: c for c in (host, guest)}
     assert sorted(seated) == [0, 1]
     fits_the_screen(guest)
