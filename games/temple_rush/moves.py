@@ -18,6 +18,7 @@ Move shapes (all small JSON dicts):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.temple_rush.board import (
@@ -102,22 +103,34 @@ def _placements(player: Player, zone: int, card: int, allowed: set[int],
     loose_ok = player["mortar_zone"] == zone
     filled = zone_mask(player["zones"][zone])
     moves: list[Move] = []
-    for spot in SHAPE_PLACEMENTS[card]:
-        if spot.mask & filled:
+    for size in SIZES:
+        if size in allowed:
+            how = "die" if size in in_supply else "move"
+        elif hammer and size in in_supply:
+            how = "hammer"
+        else:
             continue
-        extra: Move = {}
-        if filled and not spot.around & filled and not loose_ok:
-            if not mortar_free:
+        for spot, base in _spot_moves(card, zone, size):
+            if spot.mask & filled:
                 continue
-            extra = {"power": "mortar"}
-        base = {"type": "place", "zone": zone, **spot.as_move()}
-        if spot.size in allowed and spot.size in in_supply:
-            moves.append({**base, **extra})
-        elif spot.size in allowed:
-            moves += [{**base, "from_zone": z, "block": b, **extra} for z, b in sources[spot.size]]
-        elif hammer and not extra and spot.size in in_supply:
-            moves.append({**base, "power": "hammer"})
+            if filled and not spot.around & filled and not loose_ok:
+                if not mortar_free or how == "hammer":
+                    continue
+                base = {**base, "power": "mortar"}
+            if how == "die":
+                moves.append(dict(base))
+            elif how == "move":
+                moves += [{**base, "from_zone": z, "block": b} for z, b in sources[size]]
+            else:
+                moves.append({**base, "power": "hammer"})
     return moves
+
+
+@lru_cache(maxsize=1024)
+def _spot_moves(card: int, zone: int, size: int) -> tuple[tuple[Placement, Move], ...]:
+    """Every placement of a `size` block on `card`, with its place move (copied before use)."""
+    return tuple((spot, {"type": "place", "zone": zone, **spot.as_move()})
+                 for spot in SHAPE_PLACEMENTS[card] if spot.size == size)
 
 
 def _sources(player: Player, target: int, sizes: set[int],
