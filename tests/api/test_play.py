@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from games import REGISTRY
 from tests.api.client import Api, play_to_end
 
 
@@ -26,6 +27,27 @@ async def test_random_lucent_games_complete_through_the_contract(api: Api, playe
     assert [entry["version"] for entry in log] == list(range(1, moves + 1))
     assert all(entry["text"].startswith("placed a") for entry in log)
     for conn in [*conns, watcher]:
+        await conn.close()
+
+
+GAME_CASES = [(game_id, players) for game_id, game in sorted(REGISTRY.items())
+              if game_id != "gem-pyramid"
+              for players in range(game.min_players, game.max_players + 1)]
+
+
+@pytest.mark.parametrize(("game_id", "players"), GAME_CASES)
+async def test_random_games_of_every_game_complete_through_the_contract(
+        api: Api, game_id: str, players: int) -> None:
+    people = [await api.player(f"P{n}") for n in range(players)]
+    code = await api.room_with(game_id, people)
+    conns = [await api.connect(code, p["token"]) for p in people]
+    await api.start(code, people[0])
+    moves = await play_to_end(conns, random.Random(f"{game_id}{players}"))
+    outcome = conns[0].state["outcome"]
+    assert outcome is not None and len(outcome["scores"]) == players
+    log = await api.call("GET", f"/api/rooms/{code}/moves")
+    assert len(log) == moves and all(isinstance(entry["text"], str) for entry in log)
+    for conn in conns:
         await conn.close()
 
 
