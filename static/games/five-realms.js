@@ -143,6 +143,11 @@ export default {
     if (asked && ctx.local.asked !== asked) {
       const top = prompt.getBoundingClientRect().top;
       if (top < 0 || top > window.innerHeight * 0.5) prompt.scrollIntoView({ block: "start" });
+      // Keyboard users lost focus with the button they pressed: hand it to the first choice.
+      const active = document.activeElement;
+      if (!active || active === document.body || container.contains(active)) {
+        container.querySelector("[data-testid=fr-move]")?.focus({ preventScroll: true });
+      }
     }
     ctx.local.asked = asked;
   },
