@@ -34,6 +34,7 @@ class Hall:
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
+        self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         await self.hub.start(self.on_notify)
@@ -57,7 +58,10 @@ class Hall:
         self.sockets.push_state(snap, lambda exc: self._errored_later(snap.code, exc), force)
 
     def _errored_later(self, code: str, exc: BaseException) -> None:
-        asyncio.get_running_loop().create_task(self.mark_errored(code, exc))
+        """A view failed while pushing (sync code): error the room as soon as we can."""
+        task = asyncio.get_running_loop().create_task(self.mark_errored(code, exc))
+        self._background.add(task)  # keep a reference until it finishes
+        task.add_done_callback(self._background.discard)
 
     async def load_snapshot(self, code: str) -> Snapshot | None:
         async with self.sessions() as session:
