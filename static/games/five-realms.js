@@ -240,11 +240,11 @@ export default {
           })),
           blocked.length ? h("p", { class: "hint" }, "You already have: ",
             blocked.map((c) => c.name || "a hidden card").join(", "), " (the same character cannot sit twice).") : null,
-          council >= 4 ? h("p", { class: "hint" }, "Your council is full (4): recruiting a non-Titan makes you discard one of it next.") : null);
+          council >= 4 ? h("p", { class: "hint" }, "Your council is full (4): recruiting a non-Titan makes you discard one of its members next.") : null);
         break;
       }
       case "replace": {
-        ask(`Your council is full: discard one of it to make room for ${p.card?.name || "the new character"}.`,
+        ask(`Your council is full: discard one of its members to make room for ${p.card?.name || "the new character"}.`,
           options(of("replace").map((m) => {
             const c = index.get(m.card);
             return button(m, [h("strong", {}, `Discard ${cardLabel(index, m.card)}`),
