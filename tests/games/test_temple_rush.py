@@ -139,6 +139,13 @@ def test_the_roller_rotates_each_round():
     assert state["round"] == 2 and state["roller"] == 1
 
 
+@pytest.mark.parametrize("players", [0, 5])
+def test_player_counts_outside_one_to_four_are_refused(players):
+    with pytest.raises(IllegalMove) as refused:
+        new(players)
+    assert refused.value.code == "bad_options"
+
+
 def test_cooperative_finale_needs_three_or_four_players():
     with pytest.raises(IllegalMove) as refused:
         new(2, cooperative_finale=True)
@@ -714,7 +721,7 @@ def sensible(state: dict, seat: int, moves: list[dict], chooser: Random) -> dict
     return None
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(1, 4), seed=st.integers(0, 10**6), coop=st.booleans())
 def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
     options = TempleRushOptions(cooperative_finale=coop and players >= 3)
@@ -751,6 +758,6 @@ def test_golden_replays(players, coop, seed):
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_uniformly_random_games_end(players):
-    for n in range(5):
+    for n in range(10):
         state = play_random(GAME, players, TempleRushOptions(), f"end:{players}:{n}").state
         assert state["phase"] == "over"
