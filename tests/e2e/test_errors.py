@@ -94,9 +94,9 @@ def test_bad_variants_and_a_forgotten_token(open_client) -> None:
 
 
 def test_public_rooms_are_listed_and_seats_fill_live(open_client) -> None:
-    host, passer = open_client("host"), open_client("passer")
+    host, passer, visitor = open_client("host"), open_client("passer"), open_client("visitor")
     host.choose_name("Pia")
-    host.create_lucent(seats=2, private=False)
+    link = host.create_lucent(seats=3, private=False)
     host.wait_live()
     expect(host.page.get_by_test_id("waiting-room")).to_contain_text("this room is public")
     code = host.page.url.rsplit("/r/", 1)[1]
@@ -104,9 +104,24 @@ def test_public_rooms_are_listed_and_seats_fill_live(open_client) -> None:
     passer.choose_name("Quin")
     row = passer.page.locator(f".room-row[data-code='{code}']")
     expect(row).to_contain_text("hosted by Pia", timeout=10_000)
-    expect(row).to_contain_text("1/2 seats")
+    expect(row).to_contain_text("1/3 seats")
     passer.shot("lobby-public-rooms")
     row.get_by_role("button", name="Join").click()
     expect(passer.page.locator(APP)).to_have_attribute("data-seat", "1")
     expect(host.page.get_by_test_id("seats").locator(".lobby-seat.taken")).to_have_count(2)
+    expect(host.page.get_by_test_id("start")).to_be_disabled()
+
+    # Someone with a name already opens the link: a visitor until they take the seat, and
+    # their socket then speaks for that seat.
+    visitor.choose_name("Rae")
+    visitor.page.goto(link)
+    expect(visitor.page.get_by_test_id("banner")).to_contain_text("You are visiting")
+    visitor.page.wait_for_function("window.ziggurat && window.ziggurat.state")
+    assert visitor.state()["seat"] is None
+    visitor.page.get_by_test_id("take-seat").click()
+    expect(visitor.page.locator(APP)).to_have_attribute("data-seat", "2")
+    visitor.page.wait_for_function("window.ziggurat.state && window.ziggurat.state.seat === 2")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(3)
     expect(host.page.get_by_test_id("start")).to_be_enabled()
+    host.page.get_by_test_id("start").click()
+    expect(visitor.page.locator("[data-testid=hand-gem]")).not_to_have_count(0)
