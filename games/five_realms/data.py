@@ -30,6 +30,14 @@ BANNER_NAMES: dict[str, str] = {
     IMPERIAL: "Imperial Order",
     RELIGIOUS: "Religious Order",
 }
+
+
+def a_banner(banner: str) -> str:
+    """'a Feline banner', 'an Imperial Order banner': log lines read as English."""
+    name = BANNER_NAMES[banner]
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} banner"
+
+
 CHARACTER_NAMES: dict[str, str] = {
     KING: "King",
     QUEEN: "Queen",

@@ -50,6 +50,7 @@ from games.five_realms.data import (
     TITANS_TO_WIN,
     WARRIOR,
     WARRIOR_MONK,
+    a_banner,
     character_name,
     faces,
 )
@@ -295,7 +296,7 @@ def _place(state: State, move: Move) -> Events:
     state["square"][square.key(spot)] = card
     state["last"] = [move["x"], move["y"]]
     options = square.collect_options(state["square"], lambda c: _banner(state, c), spot)
-    events = [Event(f"Seat {seat + 1} places a {BANNER_NAMES[_banner(state, card)]} banner.",
+    events = [Event(f"Seat {seat + 1} places {a_banner(_banner(state, card))}.",
                     data={"seat": seat, "card": card, "x": spot[0], "y": spot[1]})]
     state["todo"][0] = {"kind": "collect",
                         "options": [{"banner": b, "cards": c} for b, c in options]}
@@ -453,8 +454,8 @@ def _witch(state: State, move: Move) -> Events:
     state["discard"].remove(move["card"])
     state["hand"] = [move["card"]]
     state["todo"][0] = {"kind": "witch_use"}
-    name = BANNER_NAMES[_banner(state, move["card"])]
-    return [Event(f"Seat {seat + 1}'s Witch picks a {name} banner from the discard pile.",
+    banner = a_banner(_banner(state, move["card"]))
+    return [Event(f"Seat {seat + 1}'s Witch picks {banner} from the discard pile.",
                   data={"seat": seat, "card": move["card"]})]
 
 
