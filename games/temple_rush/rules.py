@@ -1,8 +1,9 @@
 """Temple Rush (Jacob's Brick Games, 2021), rulebook ../shared/rulebooks/temple-rush.txt.
 
-Order, as in every game module: options, the game, then helpers for setup, moves, the round's
-end, the lightning race, the end of the game and presentation. Reconstructions (shapes, what a
-"touch" is, the Robot's choices, the cooperative last temple) are argued in RULES.md.
+Order, as in every game module: options, the game, then helpers for setup, moves, scoring and
+presentation. How a round ends (completions, new cards, the lightning race, the end of the game)
+is in rounds.py; legal moves in moves.py. Reconstructions (shapes, what a "touch" is, the Robot's
+choices, the cooperative last temple) are argued in RULES.md.
 
 State (plain JSON):
     players, options, solo     as given to setup; solo = one human against the Robot
@@ -11,7 +12,7 @@ State (plain JSON):
     quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
     dice                       this round's face per seat (0 = star, else the block size)
     done                       per seat, this round's move type once it acted (place, takeback,
-                               pass), else None; the Bag is a free action and does not count
+                               pass), else None; Bag and chisel are free actions, not counted
     holders                    card in each card holder (None: empty), one build zone each
     deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
     completions                this round's completed temples, in the order they were made
@@ -25,7 +26,6 @@ State (plain JSON):
 from __future__ import annotations
 
 import json
-from itertools import combinations
 from random import Random
 from typing import Any, ClassVar
 
@@ -33,11 +33,9 @@ from pydantic import BaseModel, Field
 
 from games.protocol import Event, IllegalMove, Move, Outcome, State
 from games.temple_rush.board import (
-    bank_completed,
     block_view,
     give_back,
     new_block,
-    rebuild,
     remove_from_zone,
     supply_sizes,
     take,
@@ -48,7 +46,6 @@ from games.temple_rush.data import (
     CARDS_PER_COLOUR,
     COLOUR_VALUES,
     COLOURS,
-    DIE_FACES,
     HOLDERS,
     LIGHTNING,
     PILE_SIZE,
@@ -59,7 +56,7 @@ from games.temple_rush.data import (
     card_view,
     value,
 )
-from games.temple_rush.geometry import cells_of, tileable, tiling
+from games.temple_rush.geometry import cells_of, tiling
 from games.temple_rush.moves import (
     PASS,
     WITHDRAW,
@@ -67,11 +64,11 @@ from games.temple_rush.moves import (
     build_moves,
     candidates,
     pair_counts,
-    race_counts,
     race_moves,
     top_two,
 )
-from games.temple_rush.robot import new_robot, robot_done, robot_turn
+from games.temple_rush.robot import new_robot
+from games.temple_rush.rounds import FACE_NAMES, next_round, settle
 
 FIELDS: dict[str, frozenset[str]] = {
     "place": frozenset({"zone", "size", "col", "row", "dir"}),
@@ -84,7 +81,6 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"place": frozenset({"power", "from_zone", "block"})}
 TEXT_FIELDS = frozenset({"type", "dir", "power"})
-FACE_NAMES = {STAR: "star", 1: "1x1", 2: "1x2", 3: "1x3", 4: "1x4"}
 
 
 class TempleRushOptions(BaseModel):
@@ -129,7 +125,7 @@ class TempleRush:
         if opts.cooperative_finale and players < 3:
             raise IllegalMove("bad_options", "The cooperative last temple needs 3 or 4 players.")
         state = _solo_setup(opts, rng) if players == 1 else _table_setup(players, opts, rng)
-        _next_round(state, rng)
+        next_round(state, rng)
         return state
 
     def to_act(self, state: State) -> frozenset[int]:
@@ -150,7 +146,7 @@ class TempleRush:
         self._check(state, seat, move)
         new = _clone(state)
         events = _HANDLERS[move["type"]](new, seat, move)
-        events += _settle(new, rng)
+        events += settle(new, rng)
         return new, events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -453,207 +449,6 @@ def _nth(index: Any) -> str:
     return str(index + 1) if isinstance(index, int) else "?"
 
 
-# -- the end of a round ------------------------------------------------------------------------
-
-
-def _settle(state: State, rng: Random) -> list[Event]:
-    """Close the race or the round once its last seat is done, and open the next round."""
-    if state["phase"] == "lightning":
-        race = state["lightning"]
-        if race["winner"] is None and not all(race["out"]):
-            return []
-        return _finish_race(state) + _next_round(state, rng)
-    if not all(state["done"]):
-        return []
-    events = _end_round(state)
-    if state["lightning"] is not None:
-        events += _start_race(state)
-        if state["phase"] == "lightning":
-            return events
-        events += _finish_race(state)
-    return events + _next_round(state, rng)
-
-
-def _end_round(state: State) -> list[Event]:
-    """Completions resolve in the order they were made; then the cooperative last temple."""
-    events: list[Event] = []
-    completions = state["completions"]
-    state["quiet_rounds"] = 0 if completions else state["quiet_rounds"] + 1
-    for done in completions:
-        events += _resolve(state, done, completions)
-    state["completions"] = []
-    return events + _cooperative_finale(state)
-
-
-def _resolve(state: State, done: dict[str, Any], completions: list[dict[str, Any]]) -> list[Event]:
-    """The first to complete a card wins it; a later one this round takes a point token."""
-    seat, zone, card = done["seat"], done["zone"], done["card"]
-    player = state["seats"][seat]
-    events: list[Event] = []
-    if state["holders"][zone] == card:
-        player["cards"].append(card)
-        events.append(Event(f"Seat {seat + 1} wins the {_card_name(card)}.",
-                            data={"seat": seat, "card": card, "won": "card"}))
-        rivals = {c["seat"] for c in completions if c["zone"] == zone and c["card"] == card}
-        banked = bank_completed(player, zone)
-        events += _replace_card(state, zone, skip=rivals)
-    else:
-        player["tokens"].append(value(card))
-        events.append(Event(f"Seat {seat + 1} also completed the {_card_name(card)} and takes "
-                            f"a point token worth {value(card)}.",
-                            data={"seat": seat, "card": card, "won": "token"}))
-        banked = bank_completed(player, zone)
-    if banked:
-        events.append(Event(f"Seat {seat + 1} puts a 1x{banked} block in the bonus area.",
-                            data={"seat": seat, "bonus": banked}))
-    return events
-
-
-def _replace_card(state: State, zone: int, skip: set[int]) -> list[Event]:
-    """A new card in the holder; everyone else building there rebuilds to it."""
-    events = _draw(state, zone)
-    race = state["lightning"]
-    if race is not None and race["holder"] == zone:
-        return events  # the rebuild waits for the card drawn after the race
-    return events + _rebuild_all(state, zone, skip)
-
-
-def _rebuild_all(state: State, zone: int, skip: set[int]) -> list[Event]:
-    events = []
-    for seat, player in enumerate(state["seats"]):
-        if seat in skip or not player["zones"][zone]:
-            continue
-        returned = rebuild(player, zone, state["holders"][zone])
-        if returned:
-            events.append(Event(f"Seat {seat + 1} returns {returned} block(s) from zone "
-                                f"{zone + 1} to the supply.", data={"seat": seat, "zone": zone}))
-    return events
-
-
-def _draw(state: State, zone: int) -> list[Event]:
-    """Turn up the deck's top card into holder `zone`; the lightning card starts a race."""
-    deck = state["deck"]
-    card = deck.pop(0) if deck else None
-    state["holders"][zone] = None if card == LIGHTNING else card
-    if card == LIGHTNING and not deck:
-        return [Event("The lightning card comes up last, with no temple left to race for.")]
-    if card == LIGHTNING:
-        race_card = deck.pop(0)
-        players = state["players"]
-        state["lightning"] = {"card": race_card, "holder": zone, "out": [False] * players,
-                              "builds": [[] for _ in range(players)], "winner": None}
-        return [Event(f"The lightning card! The {_card_name(race_card)} is raced for.",
-                      data={"lightning": race_card})]
-    if card is None:
-        return [Event(f"The deck is empty: holder {zone + 1} stays empty.")]
-    return [Event(f"New card in holder {zone + 1}: the {_card_name(card)}.",
-                  data={"holder": zone, "card": card})]
-
-
-def _cooperative_finale(state: State) -> list[Event]:
-    """Variant: two players whose separate pieces together make up the last temple share it."""
-    if not state["options"]["cooperative_finale"] or state["deck"] or state["lightning"]:
-        return []
-    live = [z for z, card in enumerate(state["holders"]) if card is not None]
-    if len(live) != 1:
-        return []
-    zone = live[0]
-    shape = SHAPE_MASKS[state["holders"][zone]]
-    masks = [zone_mask(player["zones"][zone]) for player in state["seats"]]
-    for a, b in combinations(range(state["players"]), 2):
-        if masks[a] and masks[b] and not masks[a] & masks[b] and masks[a] | masks[b] == shape:
-            for seat in (a, b):
-                state["seats"][seat]["coop_points"] += len(state["seats"][seat]["zones"][zone])
-            state["holders"][zone] = None
-            for player in state["seats"]:
-                give_back(player, [blk["id"] for blk in player["zones"][zone]])
-                player["zones"][zone] = []
-            return [Event(f"Seats {a + 1} and {b + 1} put their pieces together and complete "
-                          "the last temple; each scores 1 point per block of theirs in it.",
-                          data={"seats": [a, b], "cooperative": True})]
-    return []
-
-
-# -- the lightning race ------------------------------------------------------------------------
-
-
-def _start_race(state: State) -> list[Event]:
-    """Everyone races; a seat whose blocks cannot make the temple at all sits it out."""
-    race = state["lightning"]
-    shape = SHAPE_MASKS[race["card"]]
-    race["out"] = [not tileable(shape, race_counts(p)) for p in state["seats"]]
-    state["phase"] = "lightning"
-    if all(race["out"]):
-        state["phase"] = "build"
-        return [Event("No one has the blocks to build the lightning temple.")]
-    return [Event("The lightning round begins: build the temple as fast as you can!")]
-
-
-def _finish_race(state: State) -> list[Event]:
-    """Blocks go home (borrowed ones to their constructions), the temple card is discarded, and
-    the emptied holder gets a new card."""
-    race = state["lightning"]
-    for seat, build in enumerate(race["builds"]):
-        player = state["seats"][seat]
-        for block in build:
-            if block["from"] is None:
-                give_back(player, [block["id"]])
-            else:
-                was = block["was"]
-                player["zones"][block["from"]].append(
-                    new_block(block["id"], was["col"], was["row"], was["dir"]))
-    state["lightning"] = None
-    state["phase"] = "build"
-    if race["winner"] is not None:
-        state["quiet_rounds"] = 0
-    zone = race["holder"]
-    return _draw(state, zone) + _rebuild_all(state, zone, skip=set())
-
-
-# -- rounds and the end ------------------------------------------------------------------------
-
-
-def _next_round(state: State, rng: Random) -> list[Event]:
-    """Roll every die for a new round (the Robot builds first), or end the game."""
-    if _cards_gone(state):
-        return _end(state, "Every temple card has been built.")
-    if state["solo"] and robot_done(state["robot"]):
-        return _end(state, "The Robot has no temple left to build.")
-    limit = state["options"]["stall_rounds"]
-    if state["quiet_rounds"] >= limit:
-        return _end(state, f"No temple was won in {limit} rounds in a row.")
-    players = state["players"]
-    state["round"] += 1
-    state["roller"] = (state["roller"] + 1) % players
-    state["dice"] = [rng.choice(DIE_FACES) for _ in range(players)]
-    state["done"] = [None] * players
-    state["phase"] = "build"
-    faces = ", ".join(FACE_NAMES[d] for d in state["dice"])
-    events = [Event(f"Round {state['round']}: seat {state['roller'] + 1} rolls {faces}.",
-                    data={"round": state["round"], "dice": state["dice"]})]
-    if state["solo"]:
-        robot = state["robot"]
-        robot["die"] = rng.choice(DIE_FACES)
-        won_before = len(robot["cards"])
-        events += robot_turn(robot)
-        if len(robot["cards"]) > won_before:
-            state["quiet_rounds"] = 0
-        if robot_done(robot):
-            events += _end(state, "The Robot has no temple left to build.")
-    return events
-
-
-def _cards_gone(state: State) -> bool:
-    return not state["deck"] and state["lightning"] is None and all(
-        card is None for card in state["holders"])
-
-
-def _end(state: State, reason: str) -> list[Event]:
-    state["phase"] = "over"
-    state["end_reason"] = reason
-    return [Event(f"Game over. {reason}", data={"over": True})]
-
-
 def _score(player: dict[str, Any]) -> dict[str, int]:
     """Cards + point tokens + bonus blocks + unused power tokens (+ cooperative points)."""
     parts = {
@@ -678,11 +473,6 @@ def _solo_outcome(state: State) -> Outcome:
     verdict = "You beat" if won else "You lose to"
     return Outcome([float(me)], [0] if won else [], [1],
                    f"{state['end_reason']} {verdict} the Robot, {me} to {it}.")
-
-
-def _card_name(card: int) -> str:
-    view = card_view(card) or {}
-    return f"{view.get('colour')} temple card #{card} ({view.get('value')} points)"
 
 
 # -- views -------------------------------------------------------------------------------------
