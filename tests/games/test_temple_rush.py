@@ -606,6 +606,13 @@ def robot_step(state: dict, die: int) -> dict:
     return state
 
 
+def test_the_robot_begins_each_round_before_the_player():
+    state = new(1)
+    assert state["robot"]["die"] is not None and len(state["robot"]["zone"]) == 1
+    state = play(state, (0, PASS))
+    assert state["round"] == 2 and len(state["robot"]["zone"]) == 2
+
+
 def test_the_robot_need_not_connect_its_blocks():
     state = robot_table(2, placed=(blk(2, 1, 2, "flat"),))
     state = robot_step(state, 1)
