@@ -399,6 +399,15 @@ class RoomPage {
     else toast("Could not copy; select the link and copy it by hand.");
   }
 
+  async shareInvite() {
+    try {
+      await navigator.share({ title: `${this.game.title} on Ziggurat`,
+                              text: `Come and play ${this.game.title} with me!`, url: this.inviteUrl() });
+    } catch (err) {
+      if (err?.name !== "AbortError") this.copyInvite();
+    }
+  }
+
   draw() {
     if (this.disposed || !this.room || !this.boardEl) return;
     const status = this.state?.status && this.state.status !== "lobby" ? this.state.status : this.room.status;
@@ -584,7 +593,8 @@ class RoomPage {
       h("div", { class: "invite" },
         h("label", { class: "hint" }, "Send this link to your friends:"),
         h("div", { class: "row" }, link,
-          h("button", { class: "btn", "data-testid": "copy-link", "data-key": "copy-link", onclick: () => this.copyInvite() }, "Copy link")),
+          h("button", { class: "btn", "data-testid": "copy-link", "data-key": "copy-link", onclick: () => this.copyInvite() }, "Copy link"),
+          navigator.share ? h("button", { class: "btn", "data-key": "share-link", onclick: () => this.shareInvite() }, "Share…") : null),
         h("p", { class: "hint" }, "Or tell them the code ", h("strong", { class: "code" }, room.code),
           room.private ? " — this room is private." : " — this room is public: anyone in the lobby can join.")),
       options.some(([, v]) => v === true) ? h("p", { class: "variants-used" }, "Variants: ",
