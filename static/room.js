@@ -53,7 +53,9 @@ class RoomPage {
     this.disposed = false;
     this.timers = new Set();
     this.onVisible = () => {
-      if (document.visibilityState === "visible" && this.conn !== "open") this.reconnectNow();
+      if (document.visibilityState !== "visible") return;
+      if (this.conn === "open") this.probe(5000); // a phone waking up: is the socket still alive?
+      else this.reconnectNow();
     };
     this.onOnline = () => { if (this.conn !== "open") this.reconnectNow(); };
   }
@@ -101,6 +103,7 @@ class RoomPage {
   }
 
   notFound(message) {
+    this.dispose(); // nothing to reconnect to
     replace(this.root, topbar(me(), null), h("main", { class: "lobby" },
       h("section", { class: "card hero", "data-testid": "not-found" },
         h("h1", {}, "No such room"),
@@ -135,7 +138,7 @@ class RoomPage {
       this.attempts = 0;
       this.setConn("open");
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.pinger = setInterval(() => this.probe(PING_MS / 2), PING_MS);
       this.loadLog();
     };
     ws.onmessage = (event) => {
@@ -151,6 +154,8 @@ class RoomPage {
     ws.onclose = (event) => {
       if (ws !== this.ws) return;
       clearInterval(this.pinger);
+      clearTimeout(this.probeTimer);
+      this.probeTimer = null;
       this.failPending("The connection dropped before the server answered; check the board and try again.");
       if (this.disposed) return;
       if (this.badToken) {
@@ -176,11 +181,23 @@ class RoomPage {
   reconnectNow() {
     if (this.disposed) return;
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.probeTimer);
+    this.probeTimer = null;
     const old = this.ws;
     this.ws = null;
     old?.close(1000);
     clearInterval(this.pinger);
     this.connect();
+  }
+
+  /** Ping; with no pong within `ms` the socket is half-dead (sleeping laptop, lost Wi-Fi): renew it. */
+  probe(ms) {
+    if (this.probeTimer) return;
+    if (!this.send({ type: "ping" })) return;
+    this.probeTimer = this.later(() => {
+      this.probeTimer = null;
+      this.reconnectNow();
+    }, ms);
   }
 
   send(message) {
@@ -210,6 +227,11 @@ class RoomPage {
       case "state":
         this.onState(message);
         break;
+      case "pong":
+        clearTimeout(this.probeTimer);
+        this.timers.delete(this.probeTimer);
+        this.probeTimer = null;
+        break;
       case "ack":
         this.settle(message.id, null);
         break;
@@ -225,6 +247,9 @@ class RoomPage {
     const previous = this.state;
     this.state = message;
     this.wsSeat = message.seat;
+    for (const version of this.log.keys()) {
+      if (version > message.version) this.log.delete(version); // rolled back by the admin
+    }
     if (message.events?.length) {
       const known = this.log.get(message.version) || {};
       this.log.set(message.version, { ...known, events: message.events });
