@@ -179,9 +179,11 @@ class TempleRush:
     # -- presentation --------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Everything on the table is public; only the deck's order and content stay hidden."""
+        """Everything on the table is public; only the deck's order and content stay hidden.
+
+        Returned as a fresh copy, so no caller can reach into the state through it."""
         race = state["lightning"]
-        return {
+        return _clone({
             "players": state["players"],
             "solo": state["solo"],
             "phase": state["phase"],
@@ -200,7 +202,7 @@ class TempleRush:
             "robot": _robot_view(state["robot"]) if state["solo"] else None,
             "cooperative_finale": state["options"]["cooperative_finale"],
             "end_reason": state["end_reason"],
-        }
+        })
 
     def describe(self, move: Move) -> str:
         return describe_move(move)
