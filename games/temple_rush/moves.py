@@ -57,7 +57,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
     moves += _takebacks(player, closed)
     moves += chisel_moves(state, seat)
     moves += bag_moves(state, seat)
-    moves.append(PASS)
+    moves.append(dict(PASS))
     return moves
 
 
@@ -81,7 +81,7 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         return bag_moves(state, seat)
     if kind == "chisel":
         return chisel_moves(state, seat)
-    return [PASS]
+    return [dict(PASS)]
 
 
 def completed_zones(state: dict[str, Any], seat: int) -> set[int]:
@@ -266,4 +266,4 @@ def race_moves(state: dict[str, Any], seat: int) -> list[Move]:
     build = race["builds"][seat]
     counts = race_counts(state["seats"][seat])
     spots = race_spots(race["card"], build, counts)
-    return [*({"type": "race", **spot.as_move()} for spot in spots), WITHDRAW]
+    return [*({"type": "race", **spot.as_move()} for spot in spots), dict(WITHDRAW)]

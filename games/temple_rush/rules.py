@@ -163,7 +163,7 @@ class TempleRush:
                        f"{state['end_reason']} Won by {names} with {totals[winners[0]]:g} points.")
 
     def zombie_move(self, state: State, seat: int) -> Move:
-        return WITHDRAW if state["phase"] == "lightning" else PASS
+        return dict(WITHDRAW if state["phase"] == "lightning" else PASS)
 
     def _check(self, state: State, seat: int, move: Any) -> None:
         """Refuse anything but a legal move, with a reason a person can act on."""
