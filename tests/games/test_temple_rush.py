@@ -522,6 +522,13 @@ def test_malformed_moves_are_refused_as_bad(move):
     assert refused.value.code == "bad_move"
 
 
+def test_a_zombie_passes_in_a_round_and_withdraws_from_a_race():
+    assert GAME.zombie_move(table(), 0) == PASS
+    state = lightning_table()
+    zombie = GAME.zombie_move(state, 1)
+    assert zombie == {"type": "withdraw"} and zombie in GAME.legal_moves(state, 1)
+
+
 def test_when_everyone_withdraws_no_one_wins_the_lightning_card():
     state = lightning_table()
     state = play(state, (0, {"type": "withdraw"}), (1, {"type": "withdraw"}))
