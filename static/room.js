@@ -2,7 +2,7 @@
 
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
-import { copyText, h, navigate, replace, toast, uid } from "./ui.js";
+import { copyText, h, keepFocus, navigate, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 20000;
 const MOVE_TIMEOUT_MS = 10000;
@@ -435,6 +435,10 @@ class RoomPage {
 
   draw() {
     if (this.disposed || !this.room || !this.boardEl) return;
+    keepFocus(this.root, () => this.drawAll());
+  }
+
+  drawAll() {
     const status = this.state?.status && this.state.status !== "lobby" ? this.state.status : this.room.status;
     const ctx = this.ctx();
     Object.assign(this.root.dataset, {

@@ -41,6 +41,17 @@ export function replace(el, ...children) {
   }
 }
 
+/** Run `draw` (which may move or rebuild focused elements) and put keyboard focus back on the
+ *  element with the same data-key: a redraw must never steal the caret from someone typing. */
+export function keepFocus(root, draw) {
+  const key = document.activeElement?.dataset?.key;
+  draw();
+  if (!key || (document.activeElement && root.contains(document.activeElement)
+               && document.activeElement.dataset.key === key)) return;
+  const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+}
+
 /** A short-lived message; errors stay longer and can be dismissed. */
 export function toast(message, kind = "error") {
   const box = document.getElementById("toasts");
