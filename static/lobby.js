@@ -150,7 +150,8 @@ function renameDialog(after) {
     dialog.remove();
     after();
   } }, h("h2", {}, "Change your name"),
-    h("p", { class: "hint" }, "Rooms you already sit in keep your old name."),
+    h("p", { class: "hint" }, "A new name makes you a new player here: seats you hold in rooms now stay "
+      + "with your old name, and this browser will no longer play them."),
     input,
     h("div", { class: "row end" },
       h("button", { class: "btn ghost", type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel"),
