@@ -1,7 +1,7 @@
 // Lucent (gem-pyramid): the pyramid over the Focus Gem, your hand, and the legal places to play.
 // Renderer interface: see README.md in this folder.
 
-import { h, replace } from "/static/ui.js";
+import { h, replace, toast } from "/static/ui.js";
 
 /** Every gem kind: a hue AND a symbol, so colours can be told apart without colour vision. */
 export const GEMS = {
@@ -47,6 +47,10 @@ export default {
     if (!local.selected && playable.size === 1) local.selected = [...playable][0];
     const targets = new Map(legal.filter((m) => m.gem === local.selected).map((m) => [`${m.row}:${m.pos}`, m]));
     const openAny = new Set(legal.map((m) => `${m.row}:${m.pos}`));
+    if (local.gameNo !== undefined && view.game_no > local.gameNo) {
+      toast(`Game ${view.game_no} of ${view.games} is dealt: a fresh pyramid, fresh hands.`, "info");
+    }
+    local.gameNo = view.game_no;
     const last = lastPlaced(ctx.events);
     const fresh = local.shownVersion !== undefined && local.shownVersion !== ctx.version;
     local.shownVersion = ctx.version; // animate a new gem once, not on every redraw
