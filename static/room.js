@@ -299,7 +299,7 @@ class RoomPage {
       }, MOVE_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
       this.send({ type: "move", id, version: this.state.version, move });
-      this.drawBoard();
+      this.draw();
     });
   }
 

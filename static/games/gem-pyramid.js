@@ -56,7 +56,8 @@ export default {
     local.shownVersion = ctx.version; // animate a new gem once, not on every redraw
 
     const play = (move) => {
-      ctx.play(move).then(() => { local.selected = null; }, () => {});
+      local.selected = null; // the next turn starts from a clean hand, whatever the answer
+      ctx.play(move).catch(() => {});
     };
 
     const pyramid = h("div", { class: "pyramid", "data-testid": "pyramid", role: "group",
