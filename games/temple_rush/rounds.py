@@ -155,7 +155,8 @@ def _start_race(state: State) -> list[Event]:
 
 def _finish_race(state: State) -> list[Event]:
     """Blocks go home (borrowed ones to their constructions), the temple card is discarded, and
-    the emptied holder gets a new card."""
+    the emptied holder gets a new card. `last_race` keeps the result: the move that wins a race
+    also ends it, so the race itself never shows a winner."""
     race = state["lightning"]
     for seat, build in enumerate(race["builds"]):
         player = state["seats"][seat]
@@ -167,6 +168,7 @@ def _finish_race(state: State) -> list[Event]:
                 player["zones"][block["from"]].append(
                     new_block(block["id"], was["col"], was["row"], was["dir"]))
     state["lightning"] = None
+    state["last_race"] = {"card": race["card"], "winner": race["winner"], "round": state["round"]}
     state["phase"] = "build"
     if race["winner"] is not None:
         state["quiet_rounds"] = 0

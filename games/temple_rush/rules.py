@@ -17,6 +17,8 @@ State (plain JSON):
     deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
     completions                this round's completed temples, in the order they were made
     lightning                  the race in progress: card, holder, builds, out, winner; or None
+    last_race                  the latest finished race: card, winner (seat or None), round (the
+                               round at whose end it was run); None before the first race
     seats                      per seat: supply, zones, bonus, powers, mortar_zone, cards, tokens,
                                coop_points
     robot                      solo only: the Robot's deck, holder, zone, supply, bonus, cards, die
@@ -199,6 +201,7 @@ class TempleRush:
             "completions": state["completions"],
             "seats": [_seat_view(state, s) for s in range(state["players"])],
             "lightning": None if race is None else _race_view(race),
+            "last_race": _last_race_view(state.get("last_race")),
             "robot": _robot_view(state["robot"]) if state["solo"] else None,
             "cooperative_finale": state["options"]["cooperative_finale"],
             "end_reason": state["end_reason"],
@@ -232,7 +235,7 @@ def _base_state(players: int, opts: TempleRushOptions) -> State:
     return {"players": players, "options": opts.model_dump(), "solo": players == 1,
             "phase": "build", "round": 0, "quiet_rounds": 0, "roller": players - 1,
             "dice": [STAR] * players, "done": [None] * players, "completions": [],
-            "lightning": None, "robot": None, "end_reason": None}
+            "lightning": None, "last_race": None, "robot": None, "end_reason": None}
 
 
 def _table_setup(players: int, opts: TempleRushOptions, rng: Random) -> State:
@@ -510,6 +513,12 @@ def _race_view(race: dict[str, Any]) -> dict[str, Any]:
     return {"card": card_view(race["card"]), "holder": race["holder"],
             "builds": [[block_view(b) for b in build] for build in race["builds"]],
             "out": race["out"], "winner": race["winner"]}
+
+
+def _last_race_view(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    return {"card": card_view(last["card"]), "winner": last["winner"], "round": last["round"]}
 
 
 def _robot_view(robot: dict[str, Any]) -> dict[str, Any]:

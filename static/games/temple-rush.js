@@ -58,7 +58,7 @@ function moveKey(m) {
 }
 
 /** Grid of a silhouette with blocks on it; `anchors` (Map "c:r" → handler info) become buttons. */
-function grid({ card, blocks = [], small = false, anchors = null, takebacks = null, label = "", testid = "tr-grid",
+function grid({ card, blocks = [], small = false, anchors = null, blockActions = null, label = "", testid = "tr-grid",
                 zone = "" }) {
   if (!card && !blocks.length) return h("span", { class: "hint tr-no-card" }, "no card");
   let width = card?.width || 0;
@@ -88,12 +88,14 @@ function grid({ card, blocks = [], small = false, anchors = null, takebacks = nu
       "grid-row": `${height - b.row - (upright ? b.size : 1) + 1} / span ${upright ? b.size : 1}`,
     };
     const text = `1x${b.size} block${b.size > 1 ? (upright ? " on end" : " flat") : ""}`;
-    const back = takebacks?.get(b.id);
-    if (back) {
-      el.append(h("button", { class: `tr-block s${b.size} takeback`, style, "data-testid": "tr-takeback",
-                              "data-zone": zone, "data-block": b.id, "data-key": `tb-${zone}-${b.id}`,
-                              "aria-label": `Take back this ${text} (uses your turn)`, onclick: back },
-        h("span", { "aria-hidden": "true" }, "↩")));
+    const act = blockActions?.get(b.id);
+    if (act) {
+      el.append(h("button", { class: `tr-block s${b.size} ${act.kind}${act.pressed ? " on" : ""}`, style,
+                              "data-testid": `tr-${act.kind}`, "data-zone": zone, "data-block": b.id,
+                              "data-key": `${act.kind}-${zone}-${b.id}`, "data-legal": "true",
+                              "aria-pressed": act.pressed === undefined ? null : String(act.pressed),
+                              "aria-label": act.label(text), title: act.label(text), onclick: act.onclick },
+        h("span", { "aria-hidden": "true" }, act.mark)));
     } else {
       el.append(h("div", { class: `tr-block s${b.size}${b.borrowed ? " borrowed" : ""}`, style, title: text },
         small ? null : h("span", { "aria-hidden": "true" }, b.size)));
@@ -210,13 +212,18 @@ export default {
   race(view, ctx, local) {
     const race = view.lightning;
     if (!race) {
-      const done = local.raceResult;
-      if (!done || done.round !== view.round) return null;
-      const who = done.seat === null ? "No one" : done.seat === ctx.seat ? "You" : ctx.name(done.seat);
-      return h("section", { class: "tr-race-banner finished", "data-testid": "tr-race-result", role: "status" },
-        h("h2", {}, "⚡ Lightning race over"),
-        h("p", {}, done.seat === null ? "No one finished the lightning temple."
-          : `${who} finished first and ${done.seat === ctx.seat ? "win" : "wins"} the lightning card (3 points)!`));
+      // The move that wins a race also ends it: the result lives on in view.last_race. Shown in
+      // the round right after the race (or at the end, if the race ended the game).
+      const done = view.last_race;
+      if (!done || view.round - done.round > 1) return null;
+      const winner = done.winner;
+      const who = winner === null ? "No one" : winner === ctx.seat ? "You" : ctx.name(winner);
+      return h("section", { class: "tr-race-banner finished", "data-testid": "tr-race-result", role: "status",
+                            "data-winner": winner === null ? "none" : winner },
+        h("h2", {}, h("span", { "aria-hidden": "true" }, "⚡ "), "Lightning race over"),
+        h("p", {}, winner === null ? `No one finished the lightning temple (${cardName(done.card)}).`
+          : `${who} finished the lightning temple (${cardName(done.card)}) first and `
+            + `${winner === ctx.seat ? "win" : "wins"} the lightning card (3 points)!`));
     }
     const total = race.card.cells.length;
     const racers = view.seats.map((s, i) => {
@@ -266,9 +273,15 @@ export default {
     const modes = new Set(placing.map((m) => m.power || null));
     const takebackMoves = moves.filter((m) => m.type === "takeback");
     if (takebackMoves.length) modes.add("takeback");
+    const chiselMoves = moves.filter((m) => m.type === "chisel");
+    if (chiselMoves.length) modes.add("chisel");
     if (local.mode && !modes.has(local.mode)) local.mode = null;
     const mode = local.mode || null;
-    const candidates = mode === "takeback" ? [] : placing.filter((m) => (m.power || null) === mode);
+    const blockModes = new Set(["takeback", "chisel"]);  // modes that act on a placed block
+    if (mode !== "chisel" || !chiselMoves.some((m) => m.zone === local.chisel?.zone && m.block === local.chisel?.block)) {
+      local.chisel = null;
+    }
+    const candidates = blockModes.has(mode) ? [] : placing.filter((m) => (m.power || null) === mode);
     const sizes = SIZES.filter((s) => candidates.some((m) => m.size === s));
     const dieFace = view.dice[me];
     const dieSize = dieFace && dieFace !== "star" ? Number(dieFace.slice(2)) : null;
@@ -302,10 +315,29 @@ export default {
       }
       return out;
     };
-    const takebacksFor = (zone) => (mode === "takeback"
-      ? new Map(takebackMoves.filter((m) => m.zone === zone).map((m) => [m.block, () => play(m)])) : null);
+    const blockActionsFor = (zone) => {
+      if (mode === "takeback") {
+        return new Map(takebackMoves.filter((m) => m.zone === zone).map((m) => [m.block, {
+          kind: "takeback", mark: "↩", label: (text) => `Take back this ${text} (uses your turn)`, onclick: () => play(m) }]));
+      }
+      if (mode === "chisel") {
+        const out = new Map();
+        for (const m of chiselMoves) {
+          if (m.zone !== zone || out.has(m.block)) continue;
+          const picked = local.chisel?.zone === zone && local.chisel?.block === m.block;
+          out.set(m.block, {
+            kind: "chisel", mark: "⚒", pressed: picked,
+            label: (text) => `Hammer & Chisel: swap this ${text} in zone ${zone + 1} for a block of another size`,
+            onclick: () => { local.chisel = picked ? null : { zone, block: m.block }; ctx.rerender(); },
+          });
+        }
+        return out;
+      }
+      return null;
+    };
 
-    const controls = this.controls(view, ctx, local, me, { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace });
+    const controls = this.controls(view, ctx, local, me,
+      { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, chiselMoves, blockModes });
     let boards;
     if (lightning) {
       const race = view.lightning;
@@ -331,7 +363,7 @@ export default {
           h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card")),
           h("p", { class: "tr-zone-info" }, card ? `${built}/${cells} cells` : "", z.mortar ? " · Mortar active (loose blocks allowed)" : "",
             z.complete ? h("strong", { class: "tr-complete" }, " · ✓ Temple complete!") : null),
-          grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), takebacks: takebacksFor(z.zone), zone: z.zone,
+          grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), blockActions: blockActionsFor(z.zone), zone: z.zone,
                  label: `Your zone ${z.zone + 1}: ${cardName(card)}; ${built} of ${cells} cells built` }));
       }));
     }
@@ -346,7 +378,7 @@ export default {
   },
 
   controls(view, ctx, local, me, k) {
-    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace } = k;
+    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, chiselMoves, blockModes } = k;
     if (view.phase === "over") return null;
     if (!ctx.myTurn) {
       let text;
@@ -373,6 +405,8 @@ export default {
     }
     const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
       : mode === "takeback" ? "Take back: press a block marked ↩ to return it to your supply (this uses your turn)."
+      : mode === "chisel" ? (local.chisel ? "Hammer & Chisel: pick the block that replaces it."
+        : "Hammer & Chisel: press a block marked ⚒ to swap it for a block of another size.")
       : sizes.length ? `Your die: ${dieText(dieFace)}. Pick a block, turn it, then press a + cell in a zone.`
       : "No block of your die fits anywhere right now.";
     const toggle = (name, text) => h("button", {
@@ -387,6 +421,7 @@ export default {
     if (modes.has("hammer")) modeButtons.push(toggle("hammer", "Use Hammer & Chisel (another size)"));
     if (modes.has("mortar")) modeButtons.push(toggle("mortar", "Use Mortar (a loose block)"));
     if (modes.has("takeback")) modeButtons.push(toggle("takeback", "↩ Take a block back"));
+    if (modes.has("chisel")) modeButtons.push(toggle("chisel", "⚒ Hammer & Chisel: swap a placed block"));
     const bags = moves.filter((m) => m.type === "bag");
     const pass = moves.find((m) => m.type === "pass");
     const withdraw = moves.find((m) => m.type === "withdraw");
@@ -395,7 +430,10 @@ export default {
       h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" }, prompt),
       mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
       mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not touch the others in that zone; Mortar stays active there until you complete it.") : null,
-      mode !== "takeback" && sizes.length ? h("div", { class: "tr-pick", role: "group", "aria-label": "Block" },
+      mode === "chisel" ? h("p", { class: "hint" }, "The block goes back to your supply and one of another size from your supply "
+        + "is laid from the same spot (its lowest, leftmost cell). The token is spent; you still play your die this round.") : null,
+      mode === "chisel" && local.chisel ? this.chiselOptions(view, ctx, local, me, chiselMoves, play) : null,
+      !blockModes.has(mode) && sizes.length ? h("div", { class: "tr-pick", role: "group", "aria-label": "Block" },
         h("span", { class: "tr-k" }, "Block: "),
         SIZES.map((s) => {
           const can = sizes.includes(s);
@@ -408,7 +446,7 @@ export default {
           }, h("span", { class: `tr-mini s${s}`, "aria-hidden": "true" }), `1x${s}`,
           h("span", { class: "tr-count" }, borrowed ? " (from a zone)" : ` ×${supply[`1x${s}`] ?? 0}`));
         })) : null,
-      mode !== "takeback" && sizes.length && local.size > 1 ? h("div", { class: "tr-pick", role: "group", "aria-label": "Turn the block" },
+      !blockModes.has(mode) && sizes.length && local.size > 1 ? h("div", { class: "tr-pick", role: "group", "aria-label": "Turn the block" },
         h("span", { class: "tr-k" }, "Turn: "),
         ["flat", "upright"].map((d) => h("button", {
           class: `btn small tr-dir${local.dir === d ? " on" : ""}`, "data-testid": "tr-dir", "data-dir": d, "data-key": `dir-${d}`,
@@ -425,6 +463,38 @@ export default {
           "Pass this round") : null,
         withdraw ? h("button", { class: "btn ghost", "data-testid": "tr-withdraw", "data-key": "withdraw", onclick: () => play(withdraw) },
           "Give up the race") : null));
+  },
+
+  /** The replacements for the block picked for the Hammer & Chisel: exactly its legal chisel moves. */
+  chiselOptions(view, ctx, local, me, chiselMoves, play) {
+    const { zone, block } = local.chisel;
+    const old = view.seats[me].zones[zone]?.blocks.find((b) => b.id === block);
+    if (!old) return null;
+    const options = chiselMoves.filter((m) => m.zone === zone && m.block === block);
+    const oldText = `1x${old.size}${old.size > 1 ? (old.dir === "upright" ? " on end" : " flat") : ""}`;
+    const preview = (m, on) => (ev) => {
+      const board = ev.currentTarget.closest(".temple-rush");
+      for (const [c, r] of cover(m.size, old.col, old.row, m.dir)) {
+        board?.querySelector(`[data-testid=tr-grid][data-zone="${zone}"] .tr-cell[data-c="${c}"][data-r="${r}"]`)
+          ?.classList.toggle("preview", on);
+      }
+    };
+    return h("div", { class: "tr-pick tr-chisel-options", role: "group", "data-testid": "tr-chisel-options",
+                      "aria-label": `Replace the ${oldText} block in zone ${zone + 1} with` },
+      h("span", { class: "tr-k" }, `Replace the ${oldText} in zone ${zone + 1} with: `),
+      options.map((m) => {
+        const what = `1x${m.size}${m.size > 1 ? ` ${DIRS[m.dir].toLowerCase()}` : ""}`;
+        return h("button", {
+          class: "btn small tr-chisel-option", "data-testid": "tr-chisel-option", "data-legal": "true",
+          "data-zone": zone, "data-block": block, "data-size": m.size, "data-dir": m.dir,
+          "data-key": `chisel-opt-${zone}-${block}-${m.size}-${m.dir}`,
+          "aria-label": `Hammer & Chisel: replace the ${oldText} block in zone ${zone + 1} with a ${what} block from the same spot`,
+          onclick: () => play(m), onmouseenter: preview(m, true), onmouseleave: preview(m, false),
+          onfocus: preview(m, true), onblur: preview(m, false),
+        }, h("span", { class: `tr-mini s${m.size}`, "aria-hidden": "true" }), what);
+      }),
+      h("button", { class: "btn small ghost", "data-testid": "tr-chisel-cancel", "data-key": "chisel-cancel",
+                    onclick: () => { local.chisel = null; ctx.rerender(); } }, "Cancel"));
   },
 
   // -- everyone else ----------------------------------------------------------------------
@@ -462,22 +532,14 @@ export default {
   },
 };
 
-/** Remember who won the last lightning race: the view forgets the race once it is over. */
+/** Keep this round's news (cards won, bonus blocks, new cards) from the latest events. The race
+ *  result is not remembered here: it is in view.last_race. */
 function remember(view, ctx, local) {
   if (local.seenVersion === ctx.version) return;
   local.seenVersion = ctx.version;
-  let raced = false;
-  let winner = null;
-  for (const e of ctx.events || []) {
-    if (e.data && typeof e.data.lightning === "boolean") { raced = true; winner = e.data.seat; }
-  }
-  const wasRacing = local.wasRacing;
-  local.wasRacing = view.phase === "lightning";
   const news = (ctx.events || []).filter((e) => e.data && (e.data.won || e.data.bonus || e.data.cooperative
     || typeof e.data.lightning === "boolean" || e.data.card !== undefined || e.data.over)).map((e) => ctx.words(e.text));
   if (news.length) local.news = { round: view.round, lines: news };
-  if (raced) local.raceResult = { seat: winner, round: view.round };
-  else if (wasRacing && view.phase !== "lightning") local.raceResult = { seat: null, round: view.round };
 }
 
 function legend() {

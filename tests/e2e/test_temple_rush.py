@@ -2,7 +2,8 @@
 solo against the Robot on a phone-sized screen.
 
 The tests pick which legal move to make (a placement that keeps the temple buildable, so games
-end quickly), but every move is made by clicking the page: block size, turn, a highlighted cell.
+end quickly), but every move is made by clicking the page: block size, turn, a highlighted cell;
+the Hammer & Chisel on a placed block: its toggle, a marked block, a replacement button.
 """
 
 from __future__ import annotations
@@ -111,8 +112,9 @@ def check_offered(client: Client, legal: list[dict]) -> dict:
     """The buttons on the page are exactly the kinds of legal moves: powers, take back, the Bag,
     pass and withdraw."""
     modes = {m["power"] for m in legal if m.get("power")}
-    if any(m["type"] == "takeback" for m in legal):
-        modes.add("takeback")
+    for kind in ("takeback", "chisel"):
+        if any(m["type"] == kind for m in legal):
+            modes.add(kind)
     shown = client.page.evaluate(
         """() => {
           const all = (id) => [...document.querySelectorAll(`[data-testid=${id}]`)];
@@ -149,6 +151,9 @@ def click_move(client: Client, move: dict, legal: list[dict]) -> None:
         page.locator(f"[data-testid=tr-takeback][data-zone='{move['zone']}'][data-block='{move['block']}']"
                      ).click(timeout=CLICK_MS)
         return
+    if kind == "chisel":
+        click_chisel(client, move, legal, shown["mode"])
+        return
     if kind == "bag":
         page.locator(f"[data-testid=tr-bag][data-zone='{move['zone']}'][data-seat='{move['seat']}']"
                      f"[data-from-zone='{move['from_zone']}']").click(timeout=CLICK_MS)
@@ -177,6 +182,52 @@ def click_move(client: Client, move: dict, legal: list[dict]) -> None:
             source.click(timeout=CLICK_MS)
 
 
+def _ids(selector: str, keys: tuple[str, ...]) -> str:
+    """JS: the data-* values `keys` of every element matching `selector`."""
+    fields = ", ".join(f"b.dataset.{key}" for key in keys)
+    return f"[...document.querySelectorAll('{selector}')].map((b) => [{fields}])"
+
+
+def click_chisel(client: Client, move: dict, legal: list[dict], mode: str | None) -> None:
+    """The Hammer & Chisel on a placed block: the toggle marks exactly the blocks that have a
+    legal swap; picking one offers exactly its legal replacements."""
+    page = client.page
+    chisels = [m for m in legal if m["type"] == "chisel"]
+    if mode != "chisel":
+        page.locator("[data-testid=tr-mode][data-mode=chisel]").click(timeout=CLICK_MS)
+    marked = {(int(z), int(b)) for z, b in page.evaluate(
+        _ids("[data-testid=tr-chisel]", ("zone", "block")))}
+    assert marked == {(m["zone"], m["block"]) for m in chisels}, "marked blocks are not legal"
+    assert not page.get_by_test_id("tr-anchor").count(), "no placements offered while chiselling"
+    page.locator(f"[data-testid=tr-chisel][data-zone='{move['zone']}'][data-block='{move['block']}']"
+                 ).click(timeout=CLICK_MS)
+    offered = {(int(z), int(b), int(size), d) for z, b, size, d in page.evaluate(
+        _ids("[data-testid=tr-chisel-option]", ("zone", "block", "size", "dir")))}
+    assert offered == {(m["zone"], m["block"], m["size"], m["dir"]) for m in chisels
+                       if (m["zone"], m["block"]) == (move["zone"], move["block"])}, (
+        "the replacements offered are not the legal ones")
+    client.shot("temple-rush-chisel")
+    page.locator(f"[data-testid=tr-chisel-option][data-size='{move['size']}'][data-dir={move['dir']}]"
+                 ).click(timeout=CLICK_MS)
+
+
+def choose_chisel(state: dict) -> dict | None:
+    """A Hammer & Chisel swap after which that temple can still be finished (else any)."""
+    chisels = [m for m in state["legal_moves"] if m["type"] == "chisel"]
+    me = state["view"]["seats"][state["seat"]]
+    for move in chisels:
+        zone = me["zones"][move["zone"]]
+        old = next(b for b in zone["blocks"] if b["id"] == move["block"])
+        rest = _mask(c for b in zone["blocks"] if b is not old for c in b["cells"])
+        new = _block_mask({**move, "col": old["col"], "row": old["row"]})
+        supply = dict(me["supply"])
+        supply[f"1x{old['size']}"] += 1
+        left = SHAPE_MASKS[state["view"]["holders"][move["zone"]]["id"]] & ~rest & ~new
+        if tileable(left, _counts(supply, move["size"])):
+            return move
+    return chisels[0] if chisels else None
+
+
 def wished(state: dict, wishes: list[str]) -> dict | None:
     """Once each, try the rarer moves: a power token, or taking a block back."""
     for wish in wishes:
@@ -184,6 +235,8 @@ def wished(state: dict, wishes: list[str]) -> dict | None:
             move = next((m for m in state["legal_moves"] if m["type"] == "takeback"), None)
         elif wish == "bag":
             move = next((m for m in state["legal_moves"] if m["type"] == "bag"), None)
+        elif wish == "chisel":
+            move = choose_chisel(state)
         else:
             move = choose(state, power=wish) if state["view"]["phase"] == "build" else None
         if move is not None:
@@ -272,14 +325,22 @@ def test_two_friends_play_temple_rush_to_the_end(open_client) -> None:
             if not shots["race"] and client.page.get_by_test_id("tr-race").count():
                 shots["race"] = True
                 client.shot("temple-rush-lightning")
-            if client.page.get_by_test_id("tr-race-result").count() and not shots.get("result"):
+            result = client.page.get_by_test_id("tr-race-result")
+            if result.count() and not shots.get("result"):
                 shots["result"] = True
                 client.shot("temple-rush-lightning-result")
+                # The result comes from the view, not from events seen: a reload keeps it.
+                winner = result.get_attribute("data-winner")
+                client.page.reload()
+                client.wait_live()
+                expect(client.page.get_by_test_id("tr-race-result")).to_have_attribute(
+                    "data-winner", winner)
 
     # About 100 clicks: ~30 s on an idle machine; the bound leaves room for a busy one.
-    kinds = play_until_over([ada, bo], on_step, limit_s=150, wishes=("takeback", "bag"))
+    kinds = play_until_over([ada, bo], on_step, limit_s=150, wishes=("chisel", "takeback", "bag"))
     print("moves:", kinds)
     assert kinds.get("place", 0) >= 6, kinds
+    assert kinds.get("chisel", 0) >= 1, f"no Hammer & Chisel swap was clicked: {kinds}"
     for client in (ada, bo):
         end = client.page.get_by_test_id("end-screen")
         expect(end).to_be_visible()

@@ -477,6 +477,31 @@ def test_the_first_complete_build_wins_the_lightning_card_and_all_blocks_go_home
     assert _score(state["seats"][0])["cards"] == 6
 
 
+def test_the_view_keeps_the_last_race_and_its_winner_after_the_race_ends():
+    state = lightning_table()
+    assert GAME.view(state, 0)["last_race"] is None, "no race has finished yet"
+    raced_in = state["round"]
+    state = play(state, (1, GAME.legal_moves(state, 1)[0]))
+    state = race_to_the_end(state, 0)
+    assert state["phase"] == "build" and state["lightning"] is None
+    for viewer in (0, 1, None):
+        view = GAME.view(state, viewer)
+        assert view["lightning"] is None, "the winning move also ended the race"
+        assert view["last_race"] == {"card": GAME.view(state, None)["last_race"]["card"],
+                                     "winner": 0, "round": raced_in}
+        assert view["last_race"]["card"]["id"] == 7
+    assert view["round"] == raced_in + 1, "the next round started right after the race"
+    state = play(state, (0, PASS), (1, PASS))
+    assert GAME.view(state, 1)["last_race"]["winner"] == 0, "kept until the next race"
+
+
+def test_a_race_everyone_gave_up_is_kept_with_no_winner():
+    state = lightning_table()
+    state = play(state, (0, {"type": "withdraw"}), (1, {"type": "withdraw"}))
+    last = GAME.view(state, None)["last_race"]
+    assert last["winner"] is None and last["card"]["id"] == 7 and last["round"] == 1
+
+
 def test_a_racer_short_of_blocks_borrows_from_constructions_and_gets_them_back():
     state = lightning_table()
     player = state["seats"][0]
@@ -748,13 +773,13 @@ def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
 
 GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of the final view)
     (1, False, 7): (31, [7.0],
-                    "6c8e734065bbce1b9ee81561344686427c41a3d0e4f90b6b861dea421e5a9ff6"),
+                    "eb1a47b33151f698216bfb2f71988bf9e6749d4c13ed3412283d88e544051ada"),
     (2, False, 7): (156, [31.0, 33.0],
-                    "2866332e3cdb1d09020ed7250f4b264a57a73aa862757ced4f547c572ea2b602"),
+                    "7891e969afd270cff5468f9f7d998fa67ef7b58edf7e301ccf89a4699df5452c"),
     (3, True, 7): (178, [32.0, 8.0, 31.0],
-                   "1640968363133649aed010aeccf9ae683c4662ea938fafe482c66095569c795b"),
+                   "6a6864189659aff72b64f989833bdcf4756f6576d84b7d4cbe723cff1a8409b9"),
     (4, False, 7): (195, [28.0, 28.0, 17.0, 35.0],
-                    "f5c306883ca9ff7db26fbbb05380bf5e2db1b46e61d41d47bb0cee8fdda80477"),
+                    "cf06b5de2e3cc53080775423c520ccd9ec99576c5a1ce933fe978870cc56b04b"),
 }
 
 
