@@ -638,10 +638,10 @@ class RoomPage {
         s.bot ? h("span", { class: "tag bot" }, "bot") : null,
         s.player?.id === room.host ? h("span", { class: "tag host" }, "host") : null,
         isHost && !s.player && !s.bot ? h("button", { class: "btn small", "data-testid": "add-bot", "data-key": `add-bot-${s.seat}`,
-          onclick: () => this.roomAction("bots", { seat: s.seat }) }, "Add a bot") : null))),
+          onclick: (e) => this.roomAction("bots", { seat: s.seat }, e.currentTarget) }, "Add a bot") : null))),
       h("div", { class: "row actions" },
         isHost ? h("button", { class: "btn primary big", "data-testid": "start", "data-key": "start", disabled: empty.length > 0,
-                               onclick: () => this.roomAction("start", {}) }, "Start the game") : null,
+                               onclick: (e) => this.roomAction("start", {}, e.currentTarget) }, "Start the game") : null,
         mine === null && empty.length && player ? h("button", { class: "btn primary big", "data-testid": "take-seat", "data-key": "take-seat",
           onclick: () => this.takeSeat() }, "Take a seat") : null,
         mine !== null && !isHost ? h("button", { class: "btn ghost", onclick: () => this.leaveSeat() }, "Leave seat") : null),
@@ -656,12 +656,15 @@ class RoomPage {
     return this.nameFormEl;
   }
 
-  async roomAction(what, body) {
+  async roomAction(what, body, button = null) {
+    if (button) button.disabled = true; // one press, one request: no "seat taken" on a double tap
     try {
       this.room = await api("POST", `/api/rooms/${this.code}/${what}`, body);
       this.draw();
     } catch (err) {
       toast(err.message);
+    } finally {
+      if (button) button.disabled = false;
     }
   }
 

@@ -23,9 +23,9 @@ def test_a_phone_player_beats_or_loses_to_bots(open_client) -> None:
     me.shot("phone-lobby")
     me.create_lucent(seats=3, variants=("wildcard",))
     me.wait_live()
-    for _ in range(2):
+    for bots in (1, 2):
         me.page.get_by_test_id("add-bot").first.click()
-    expect(me.page.get_by_test_id("seats").locator(".tag.bot")).to_have_count(2)
+        expect(me.page.get_by_test_id("seats").locator(".tag.bot")).to_have_count(bots)
     expect(me.page.get_by_test_id("waiting-room")).to_contain_text("Variants: Wildcard")
     _fits_the_screen(me)
     me.shot("phone-waiting-room")
