@@ -17,7 +17,7 @@ from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
 from app.rooms import room_payload
 from app.snapshot import Snapshot
-from app.sockets import RoomSockets
+from app.sockets import Client, RoomSockets
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +54,9 @@ class Hall:
 
     # -- pushing -----------------------------------------------------------------------------
 
-    def push(self, snap: Snapshot, force: bool = False) -> None:
-        self.sockets.push_state(snap, lambda exc: self._errored_later(snap.code, exc), force)
+    def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
+        self.sockets.push_state(snap, lambda exc: self._errored_later(snap.code, exc), force,
+                                only)
 
     def _errored_later(self, code: str, exc: BaseException) -> None:
         """A view failed while pushing (sync code): error the room as soon as we can."""
@@ -88,7 +89,7 @@ class Hall:
             if kind in ("room", "reset"):
                 message = await self.room_message(code)
                 if message is not None:
-                    self.sockets.push_raw(code, message)
+                    self.sockets.push_room(code, message)
             snap = await self.load_snapshot(code)
             if snap is not None:
                 self.push(snap, force=kind == "reset")
@@ -106,7 +107,7 @@ class Hall:
         """After commit, in this process: push the room and its state to local sockets."""
         message = await self.room_message(code)
         if message is not None:
-            self.sockets.push_raw(code, message)
+            self.sockets.push_room(code, message)
         snap = await self.load_snapshot(code)
         if snap is not None:
             self.push(snap, force=force_state)

@@ -31,6 +31,18 @@ class Client:
     seat: int | None
     player_id: str | None
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    sent: tuple[int, str] | None = None  # (version, status) of the last state sent
+    room_sent: bool = False
+
+    def wants(self, snap: Snapshot) -> bool:
+        """Whether `snap` is news to this connection: never an older or repeated state.
+
+        The greeting and the pushes race (each loads from the database, then sends); this keeps
+        a connection from going back in time when a late greeting arrives after a push.
+        """
+        return self.sent is None or (
+            snap.version > self.sent[0] or (snap.version == self.sent[0]
+                                            and snap.status != self.sent[1]))
 
     def send(self, message: dict[str, Any] | str) -> None:
         text = message if isinstance(message, str) else orjson.dumps(message).decode()
@@ -55,11 +67,10 @@ class Client:
 
 
 class RoomSockets:
-    """Connections by room, and the last (version, status) pushed to each room."""
+    """Connections by room."""
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Client]] = defaultdict(set)
-        self._pushed: dict[str, tuple[int, str]] = {}
 
     def add(self, client: Client) -> None:
         self._rooms[client.room].add(client)
@@ -70,7 +81,6 @@ class RoomSockets:
             clients.discard(client)
             if not clients:
                 del self._rooms[client.room]
-                self._pushed.pop(client.room, None)
 
     def has_room(self, code: str) -> bool:
         return code in self._rooms
@@ -79,28 +89,28 @@ class RoomSockets:
         return list(self._rooms.get(code, ()))
 
     def push_state(self, snap: Snapshot, on_rule_error: Callable[[BaseException], None],
-                   force: bool = False) -> None:
-        """Send every local connection its own view; skip versions already sent (or older)."""
-        clients = self._rooms.get(snap.code)
-        if not clients:
-            return
-        last = self._pushed.get(snap.code)
-        if not force and last is not None and (
-                snap.version < last[0] or (snap.version, snap.status) == last):
-            return
-        self._pushed[snap.code] = (snap.version, snap.status)
+                   force: bool = False, only: Client | None = None) -> None:
+        """Send each local connection (or `only` one) its own view of `snap`, unless it has
+        already seen that state or a newer one. `force` (an admin rollback) sends regardless."""
+        targets = [only] if only is not None else self._rooms.get(snap.code, ())
+        fresh = [c for c in targets if force or c.wants(snap)]
         by_seat: dict[int | None, str] = {}
         try:
-            for client in clients:
+            for client in fresh:
                 if client.seat not in by_seat:
                     by_seat[client.seat] = orjson.dumps(state_message(snap, client.seat)).decode()
         except Exception as exc:  # a rule module failed: the room errors, the server goes on
             on_rule_error(exc)
             return
-        for client in clients:
+        for client in fresh:
+            client.sent = (snap.version, snap.status)
             client.send(by_seat[client.seat])
 
-    def push_raw(self, code: str, message: dict[str, Any]) -> None:
+    def push_room(self, code: str, message: dict[str, Any], only: Client | None = None) -> None:
+        """Send a `room` message; a greeting (`only`) yields to any push that beat it."""
+        if only is not None and only.room_sent:
+            return
         text = orjson.dumps(message).decode()
-        for client in self._rooms.get(code, ()):
+        for client in [only] if only is not None else self._rooms.get(code, ()):
+            client.room_sent = True
             client.send(text)

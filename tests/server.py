@@ -82,8 +82,11 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
+        # Test clients move far faster than people: the flood limit is raised unless a test
+        # asks for its own (the flood test does).
         self._env = {**os.environ, "DATABASE_URL": database_url, "ADMIN_TOKEN": ADMIN_TOKEN,
-                     "BOT_DELAY_MS": "0", **env}
+                     "BOT_DELAY_MS": "0", "RATE_PER_SECOND": "10000", "RATE_BURST": "10000",
+                     **env}
         self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - lives as long as the server
             prefix="ziggurat-server-", suffix=".log", delete=False)
         self.proc: subprocess.Popen[bytes] | None = None

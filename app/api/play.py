@@ -17,7 +17,6 @@ from app.hall import Hall
 from app.models import Seat
 from app.moves import Mover, submit_move
 from app.rooms import get_room, seats_of
-from app.snapshot import state_message
 from app.sockets import Client
 
 router = APIRouter()
@@ -89,9 +88,9 @@ async def _greet(hall: Hall, client: Client) -> None:
     room = await hall.room_message(client.room)
     snap = await hall.load_snapshot(client.room)
     if room is not None:
-        client.send(room)
+        hall.sockets.push_room(client.room, room, only=client)
     if snap is not None:
-        client.send(state_message(snap, client.seat))
+        hall.push(snap, only=client)
 
 
 async def _count_connection(hall: Hall, client: Client, delta: int) -> None:
@@ -165,6 +164,6 @@ async def _move(hall: Hall, client: Client, message: dict[str, Any]) -> None:
         if exc.code == "stale":
             snap = await hall.load_snapshot(client.room)
             if snap is not None:
-                client.send(state_message(snap, client.seat))
+                hall.push(snap, force=True, only=client)
         return
     client.send({"type": "ack", "id": move_id, "version": made})

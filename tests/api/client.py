@@ -52,6 +52,17 @@ class Api:
     async def start(self, code: str, host: dict[str, Any]) -> dict[str, Any]:
         return await self.call("POST", f"/api/rooms/{code}/start", host["token"])
 
+    async def started_pair(self, game: str = "gem-pyramid"
+                           ) -> tuple[str, list[dict[str, Any]], list[Conn]]:
+        """A started two-player room with both players connected and in play."""
+        people = [await self.player("A"), await self.player("B")]
+        code = await self.room_with(game, people)
+        conns = [await self.connect(code, p["token"]) for p in people]
+        await self.start(code, people[0])
+        for conn in conns:
+            await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+        return code, people, conns
+
     async def connect(self, code: str, token: str | None = None) -> Conn:
         url = f"{self.ws_base}/api/rooms/{code}/ws" + (f"?token={token}" if token else "")
         conn = Conn(await websockets.connect(url, max_size=2**22))

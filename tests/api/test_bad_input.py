@@ -3,23 +3,15 @@ connection stays usable."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Iterator
 
 import pytest
 import websockets
 
-from tests.api.client import Api, Conn
-
-
-async def _started_pair(api: Api) -> tuple[str, Conn, Conn]:
-    a, b = await api.player("A"), await api.player("B")
-    code = await api.room_with("gem-pyramid", [a, b])
-    ca, cb = await api.connect(code, a["token"]), await api.connect(code, b["token"])
-    await api.start(code, a)
-    await ca.until(lambda c: c.state["status"] == "active")
-    await cb.until(lambda c: c.state["status"] == "active")
-    return code, ca, cb
-
+from tests.api.client import Api
+from tests.server import Server, database, running_server
 
 BAD = [
     ("{not json", "bad_message"),
@@ -40,7 +32,7 @@ BAD = [
 
 
 async def test_malformed_messages_are_refused_and_change_nothing(api: Api) -> None:
-    code, ca, _ = await _started_pair(api)
+    code, _, (ca, _) = await api.started_pair()
     for raw, expected in BAD:
         await ca.send(raw)
         reply = await ca.reply()
@@ -54,7 +46,7 @@ async def test_malformed_messages_are_refused_and_change_nothing(api: Api) -> No
 
 
 async def test_moves_out_of_turn_and_by_spectators_are_refused(api: Api) -> None:
-    code, ca, cb = await _started_pair(api)
+    code, _, (ca, cb) = await api.started_pair()
     legal = ca.state["legal_moves"][0]
     reply = await cb.move(legal)
     assert reply["code"] == "not_your_turn"
@@ -66,14 +58,29 @@ async def test_moves_out_of_turn_and_by_spectators_are_refused(api: Api) -> None
     assert (await ca.move(legal))["type"] == "ack", "the right seat still can"
 
 
-async def test_floods_are_rate_limited(api: Api) -> None:
-    _, ca, _ = await _started_pair(api)
+@pytest.fixture(scope="module")
+def strict_server() -> Iterator[Server]:
+    """A server with a tight flood limit: 5 messages a second, bursts of 20."""
+    with database("sqlite") as url, running_server(url, RATE_PER_SECOND="5",
+                                                   RATE_BURST="20") as server:
+        yield server
+
+
+async def test_floods_are_rate_limited_and_the_connection_recovers(
+        strict_server: Server) -> None:
+    api = Api(strict_server.url)
+    _, _, (ca, _) = await api.started_pair()
     for _ in range(100):
         await ca.send({"type": "ping"})
     replies = [await ca.reply() for _ in range(100)]
     codes = {r.get("code") for r in replies if r["type"] == "error"}
     assert codes == {"rate_limited"}
-    assert sum(r["type"] == "pong" for r in replies) >= 30
+    pongs = sum(r["type"] == "pong" for r in replies)
+    assert 20 <= pongs <= 60, pongs
+    await asyncio.sleep(1)
+    await ca.send({"type": "ping"})
+    assert await ca.reply() == {"type": "pong"}
+    await api.close()
 
 
 @pytest.mark.parametrize(("path", "code"), [("zzz-zzz-zzz", "room_not_found"),

@@ -52,12 +52,7 @@ async def test_random_games_of_every_game_complete_through_the_contract(
 
 
 async def test_each_seat_sees_its_own_hand_only(api: Api) -> None:
-    a, b = await api.player("A"), await api.player("B")
-    code = await api.room_with("gem-pyramid", [a, b])
-    ca, cb = await api.connect(code, a["token"]), await api.connect(code, b["token"])
-    await api.start(code, a)
-    await ca.until(lambda c: c.state["status"] == "active")
-    await cb.until(lambda c: c.state["status"] == "active")
+    _, _, (ca, cb) = await api.started_pair()
     assert ca.state["seat"] == 0 and cb.state["seat"] == 1
     assert sum(ca.state["view"]["hand"].values()) == 22
     assert ca.state["legal_moves"] and not cb.state["legal_moves"]
@@ -82,11 +77,7 @@ async def test_bots_play_their_seats(api: Api) -> None:
 
 
 async def test_a_retried_move_id_is_applied_once(api: Api) -> None:
-    a, b = await api.player("A"), await api.player("B")
-    code = await api.room_with("gem-pyramid", [a, b])
-    ca = await api.connect(code, a["token"])
-    await api.start(code, a)
-    await ca.until(lambda c: c.state["status"] == "active")
+    code, _, (ca, cb) = await api.started_pair()
     move = ca.state["legal_moves"][0]
     first = await ca.move(move, move_id="same-id")
     again = await ca.move(move, version=0, move_id="same-id")
@@ -94,15 +85,12 @@ async def test_a_retried_move_id_is_applied_once(api: Api) -> None:
     room = await api.call("GET", f"/api/rooms/{code}")
     assert room["version"] == 1
     await ca.close()
+    await cb.close()
 
 
 async def test_a_move_on_an_old_version_is_refused_as_stale_with_the_fresh_state(
         api: Api) -> None:
-    a, b = await api.player("A"), await api.player("B")
-    code = await api.room_with("gem-pyramid", [a, b])
-    ca, cb = await api.connect(code, a["token"]), await api.connect(code, b["token"])
-    await api.start(code, a)
-    await ca.until(lambda c: c.state["status"] == "active")
+    code, _, (ca, cb) = await api.started_pair()
     assert (await ca.move(ca.state["legal_moves"][0]))["type"] == "ack"
     await cb.until(lambda c: c.state["version"] == 1)
     assert (await cb.move(cb.state["legal_moves"][0]))["type"] == "ack"
@@ -116,12 +104,8 @@ async def test_a_move_on_an_old_version_is_refused_as_stale_with_the_fresh_state
 
 
 async def test_seat_is_held_through_a_reconnect_and_presence_is_broadcast(api: Api) -> None:
-    a, b = await api.player("A"), await api.player("B")
-    code = await api.room_with("gem-pyramid", [a, b])
-    ca, cb = await api.connect(code, a["token"]), await api.connect(code, b["token"])
-    await api.start(code, a)
+    code, (_, b), (ca, cb) = await api.started_pair()
     await ca.until(lambda c: c.room and all(s["connected"] for s in c.room["seats"]))
-    await ca.until(lambda c: c.state["status"] == "active")
     assert (await ca.move(ca.state["legal_moves"][0]))["type"] == "ack"
     await cb.close()
     await ca.until(lambda c: not c.room["seats"][1]["connected"])
