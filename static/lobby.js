@@ -21,13 +21,13 @@ export function openLobby(root) {
         player ? null : nameCard(draw),
         player ? joinCard() : null,
         player && recentRooms().length ? recentCard() : null,
+        player ? h("section", { class: "card", "aria-labelledby": "open-title" },
+          h("h2", { id: "open-title" }, "Public rooms waiting for players"),
+          openList) : null,
         player ? h("section", { class: "card wide", "aria-labelledby": "new-room" },
           h("h2", { id: "new-room" }, "Start a new room"),
           h("p", { class: "hint" }, "Pick a game, set it up, then send the invite link to your friends."),
-          gameCards()) : null,
-        player ? h("section", { class: "card wide", "aria-labelledby": "open-title" },
-          h("h2", { id: "open-title" }, "Public rooms waiting for players"),
-          openList) : null));
+          gameCards()) : null));
     if (player) refreshOpen();
   }
 
