@@ -27,8 +27,8 @@ from games.five_realms.data import (
     WARRIORS,
     WITCH_AT,
 )
+from games.protocol import State
 
-State = dict[str, Any]
 Counts = dict[str, int]
 
 

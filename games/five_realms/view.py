@@ -18,9 +18,7 @@ from games.five_realms.data import (
     REALMS,
     character_name,
 )
-
-State = dict[str, Any]
-Move = dict[str, Any]
+from games.protocol import Move, State
 
 QUESTIONS: dict[str, str] = {
     "place": "Place the drawn card on an empty spot next to a card, keeping Alkane 3x3.",

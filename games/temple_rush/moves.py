@@ -21,6 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from games.protocol import Move
 from games.temple_rush.board import (
     Block,
     Player,
@@ -40,7 +41,6 @@ from games.temple_rush.geometry import (
     tileable,
 )
 
-Move = dict[str, Any]
 PASS: Move = {"type": "pass"}
 WITHDRAW: Move = {"type": "withdraw"}
 
