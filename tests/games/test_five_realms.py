@@ -572,7 +572,7 @@ def _check_secrets(state: dict, events: list) -> None:
             assert len(event.to) == 1
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
 def test_random_games_keep_every_card_and_never_leak(seed: int):
     play_ = start(GAME, 2, FiveRealmsOptions(), str(seed))
@@ -594,7 +594,7 @@ def test_random_games_keep_every_card_and_never_leak(seed: int):
     assert GAME.outcome(play_.state) is not None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.integers(0, 10**9))
 def test_many_random_games_end_with_a_sound_outcome(seed: int):
     play_ = play_random(GAME, 2, FiveRealmsOptions(), str(seed))

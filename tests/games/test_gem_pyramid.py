@@ -165,7 +165,7 @@ def test_other_hands_are_hidden_from_each_seat_and_spectators():
     assert "hands" not in GAME.view(state, 0) and "removed" not in GAME.view(state, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(
     players=st.integers(2, 5),
     seed=st.integers(0, 10**9),

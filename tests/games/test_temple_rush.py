@@ -760,7 +760,7 @@ def sensible(state: dict, seat: int, moves: list[dict], chooser: Random) -> dict
     return None
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(1, 4), seed=st.integers(0, 10**6), coop=st.booleans())
 def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
     options = TempleRushOptions(cooperative_finale=coop and players >= 3)
