@@ -8,7 +8,7 @@ state data out only through `view` (and `redact_move` for the move log).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -147,3 +147,15 @@ class Game(Protocol):
         Used by the conformance suite: `view(state, viewer)` must be identical for both.
         """
         ...
+
+
+def replay(game: Game, players: int, options: BaseModel, seed: str,
+           moves: Iterable[tuple[int, Move]]) -> State:
+    """The state a match reaches from its seed and its move log alone (move n makes version n).
+
+    What the platform's rollback and the tests' golden replays both rely on.
+    """
+    state = game.setup(players, options, match_rng(seed, 0))
+    for version, (seat, move) in enumerate(moves, start=1):
+        state, _ = game.apply(state, seat, move, match_rng(seed, version))
+    return state

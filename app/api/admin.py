@@ -16,7 +16,7 @@ from app.errors import ApiError
 from app.models import MoveRow, Room, Seat, utcnow
 from app.moves import Mover, submit_move
 from games import REGISTRY
-from games.protocol import match_rng
+from games.protocol import replay
 
 router = APIRouter(prefix="/api/admin", dependencies=[AdminDep])
 
@@ -106,13 +106,11 @@ async def roll_back(code: str, body: VersionBody, session: SessionDep,
             raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
         game = REGISTRY[room.game]
         seats = await rooms.seats_of(session, room.code)
-        state = game.setup(len(seats), game.Options.model_validate(room.options),
-                           match_rng(room.seed, 0))
         kept = await session.scalars(select(MoveRow).where(
             MoveRow.room_code == room.code, MoveRow.version <= body.version)
             .order_by(MoveRow.version))
-        for row in kept:
-            state, _ = game.apply(state, row.seat, row.move, match_rng(room.seed, row.version))
+        state = replay(game, len(seats), game.Options.model_validate(room.options), room.seed,
+                       ((row.seat, row.move) for row in kept))
         await session.execute(delete(MoveRow).where(MoveRow.room_code == room.code,
                                                     MoveRow.version > body.version))
         room.state, room.version, room.error = state, body.version, None

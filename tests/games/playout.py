@@ -44,16 +44,6 @@ def random_move(play: Playout, chooser: Random) -> tuple[int, Move]:
     return seat, chooser.choice(play.game.legal_moves(play.state, seat))
 
 
-def replay(
-    game: Game, players: int, options: BaseModel, seed: str, moves: list[tuple[int, Move]]
-) -> State:
-    """Rebuild the state from seed and move log alone."""
-    play = start(game, players, options, seed)
-    for seat, move in moves:
-        step(play, seat, move)
-    return play.state
-
-
 def option_sets(game: Game) -> list[BaseModel]:
     """The default options plus each boolean option switched on alone (where valid)."""
     sets = [game.Options()]

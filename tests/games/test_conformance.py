@@ -15,7 +15,8 @@ import pytest
 from pydantic import BaseModel
 
 from games import REGISTRY, Game, IllegalMove, Move, State
-from tests.games.playout import Playout, as_json, option_sets, random_move, replay, start, step
+from games.protocol import replay
+from tests.games.playout import Playout, as_json, option_sets, random_move, start, step
 
 GAMES_PER_CASE = int(os.environ.get("CONFORMANCE_GAMES", "40"))
 MAX_STEPS = 20_000

@@ -15,7 +15,8 @@ from games import IllegalMove
 from games.five_realms.data import LAYOUT, TITANS, character_name, faces
 from games.five_realms.rules import FiveRealms, FiveRealmsOptions
 from games.five_realms.view import visible
-from tests.games.playout import play_random, replay, start, step
+from games.protocol import replay
+from tests.games.playout import play_random, start, step
 
 GAME = FiveRealms()
 RNG = Random(0)

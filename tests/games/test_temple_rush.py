@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import IllegalMove
+from games.protocol import replay
 from games.temple_rush.board import all_block_ids, supply_counts, zone_mask
 from games.temple_rush.data import (
     BLOCK_COUNTS,
@@ -27,7 +28,7 @@ from games.temple_rush.data import (
 )
 from games.temple_rush.geometry import block_mask, fewest_blocks, tileable, tiling
 from games.temple_rush.rules import TempleRush, TempleRushOptions, _score
-from tests.games.playout import Playout, play_random, replay, start, step
+from tests.games.playout import Playout, play_random, start, step
 
 GAME = TempleRush()
 # Card 0 is "..#.." over "#####": a 1x4 and a 1x1 on the ground and a 1x1 on top.
