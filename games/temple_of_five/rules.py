@@ -1,0 +1,599 @@
+"""Temple of Five (Red Cat Games, 2025), rulebook ../shared/rulebooks/temple-of-five.txt.
+
+Six rounds (level 1: 3, level 2: 2, level 3: 1). Each round: a hidden simultaneous draft
+(`assign` one tile at a time), a simultaneous construction (`place` one tile, `blank` on level
+3, `bonus` pieces any time of one's own steps), then priests in turn (`chain`, `occupy`, `pass`).
+
+State (plain JSON): players, options, round, phase (draft|build|priests|over), first, turn,
+deck (tile faces, top first), specials, decks (per god, top first), open (per god: card or
+None), seats: per seat {printed, tiles, bonuses, hand, sent, placing, reserve, priests, chains,
+used, effect, pending, won, private}, supply (bonus pieces).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from random import Random
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, model_validator
+
+from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
+from games.temple_of_five import board
+from games.temple_of_five.data import (
+    GODS,
+    PRIESTS,
+    ROUNDS,
+    SHAPES,
+    SLOTS,
+    blessing_deck,
+    bonus_supply,
+    decoration_tiles,
+    printed,
+    special_tiles,
+)
+
+Events = list[Event]
+LABELS = {
+    "assign": "passed on a drafted tile",
+    "place": "placed a tile",
+    "blank": "placed the special tile face down",
+    "bonus": "placed a bonus decoration",
+    "chain": "used a chain",
+    "occupy": "put priests on a blessing card",
+    "pass": "ended the priest turn",
+}
+DESTINATIONS = {"keep": "kept a drafted tile", "left": "gave a tile to the left",
+                "right": "gave a tile to the right"}
+
+
+class TempleOfFiveOptions(BaseModel):
+    """Variants from the book, each a room option."""
+
+    effect_tiles: bool = False
+    mixed_set: bool = False
+    bird_in_hand: bool = False
+    ultimate_goal: bool = False
+
+    @model_validator(mode="after")
+    def _one_special_set(self) -> TempleOfFiveOptions:
+        if self.effect_tiles and self.mixed_set:
+            raise ValueError("choose effect tiles or the mixed set, not both")
+        return self
+
+
+def _refuse(code: str, message: str) -> IllegalMove:
+    return IllegalMove(code, message)
+
+
+class TempleOfFive:
+    """The game object registered as `temple-of-five`."""
+
+    id: ClassVar[str] = "temple-of-five"
+    title: ClassVar[str] = "Temple of Five"
+    description: ClassVar[str] = (
+        "Draft decoration tiles in secret, build a three-level pyramid and read its colour chains "
+        "from above to send priests onto the blessing cards of five gods."
+    )
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    Options: ClassVar[type[BaseModel]] = TempleOfFiveOptions
+
+    # ----- protocol -------------------------------------------------------------------------
+    def setup(self, players: int, options: BaseModel, rng: Random) -> State:
+        if not isinstance(options, TempleOfFiveOptions):
+            raise _refuse("bad_options", "these are not Temple of Five options")
+        if not 2 <= players <= 4:
+            raise _refuse("bad_options", "Temple of Five is for 2 to 4 players")
+        deck = decoration_tiles()
+        rng.shuffle(deck)
+        kind = "effect" if options.effect_tiles else "mixed" if options.mixed_set else "single"
+        specials = special_tiles(kind)
+        rng.shuffle(specials)
+        decks = {}
+        for god in GODS:
+            cards = blessing_deck(god)
+            rng.shuffle(cards)
+            decks[god] = cards
+        state: State = {
+            "players": players,
+            "options": options.model_dump(),
+            "round": 0,
+            "phase": "draft",
+            "first": 0,
+            "turn": 0,
+            "deck": deck,
+            "specials": specials,
+            "decks": decks,
+            "open": {god: None for god in GODS},
+            "supply": bonus_supply(),
+            "goal": rng.choice("AB") if options.ultimate_goal else None,
+            "seats": [_new_seat(seat) for seat in range(players)],
+        }
+        for god in GODS:
+            _reveal(state, god)
+        _deal(state)
+        return state
+
+    def to_act(self, state: State) -> frozenset[int]:
+        phase = state["phase"]
+        seats = range(state["players"])
+        if phase == "draft":
+            return frozenset(s for s in seats if state["seats"][s]["hand"])
+        if phase == "build":
+            return frozenset(s for s in seats if state["seats"][s]["placing"])
+        if phase == "priests":
+            return frozenset({state["turn"]})
+        return frozenset()
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.to_act(state):
+            return []
+        me = state["seats"][seat]
+        phase = state["phase"]
+        if phase == "draft":
+            return _draft_moves(state, me)
+        moves: list[Move] = []
+        if phase == "build":
+            level = ROUNDS[state["round"]][0]
+            free = board.free_slots(me, level)
+            for t in range(len(me["placing"])):
+                for slot in free:
+                    moves += [{"type": "place", "tile": t, "slot": slot, "rot": r}
+                              for r in range(4)]
+                if level == 3:
+                    moves += [{"type": "blank", "tile": t}]
+        else:
+            if me["pending"] is not None:
+                return _occupy_moves(state, seat)
+            moves += [{"type": "chain", "x": x, "y": y} for x, y in _usable_chains(state, seat)]
+            moves.append({"type": "pass"})
+        if me["pending"] is None:
+            moves += _bonus_moves(me)
+        return moves
+
+    def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, Events]:
+        if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
+            raise _refuse("illegal_move", "that move is not legal now")
+        state = clone(state)
+        me = state["seats"][seat]
+        events: Events = []
+        kind = move["type"]
+        if kind == "assign":
+            tile = me["hand"].pop(move["tile"])
+            me["sent"][move["to"]].append(tile)
+            if _draft_full(state, me):
+                me["sent"][_last_slot(state, me)].extend(me["hand"])
+                me["hand"] = []
+            if not any(s["hand"] for s in state["seats"]):
+                _exchange(state)
+                events.append(Event("Everyone has passed on their tiles."))
+        elif kind in ("place", "blank"):
+            tile = me["placing"].pop(move["tile"])
+            level = ROUNDS[state["round"]][0]
+            if kind == "blank":
+                tile = {"faces": [None] * 4, "effect": None}
+                slot, rot = 0, 0
+            else:
+                slot, rot = move["slot"], move["rot"]
+            events += _place_tile(state, seat, tile, level, slot, rot, rng)
+            if not any(s["placing"] for s in state["seats"]):
+                state["phase"] = "priests"
+                state["turn"] = state["first"]
+                _start_turn(state)
+        elif kind == "bonus":
+            piece = me["reserve"].pop(move["piece"])
+            cells = [list(c) for c in move["cells"]]
+            level = board.top(me)[tuple(cells[0])][0]
+            me["bonuses"].append({"colour": piece["colour"], "cells": cells, "level": level})
+            me["placed_bonuses"] += 1
+            events.append(Event(f"Seat {seat + 1} placed a {piece['size']}-space bonus piece."))
+        elif kind == "chain":
+            cells = board.chain_at(me, move["x"], move["y"])
+            colour = board.top(me)[(move["x"], move["y"])][1]
+            x, y = min(cells)
+            me["chains"].append([x, y])
+            me["priests"] -= 1
+            me["pending"] = {"length": len(cells), "colour": colour}
+            me["used"] += 1
+            if any(tuple(p) in cells for p in me["chains"][:-1]):
+                me["reused"] = True
+            events.append(Event(f"Seat {seat + 1} used a {colour} chain of {len(cells)}."))
+        elif kind == "occupy":
+            events += _occupy(state, seat, move["card"], move["cells"], rng)
+            me["pending"] = None
+            if me["used"] >= _chain_limit(me) or not self.legal_moves(state, seat):
+                _next_turn(state)
+        elif kind == "pass":
+            _next_turn(state)
+        return state, events
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        seats = []
+        for s, data in enumerate(state["seats"]):
+            mine = s == seat
+            hand = data["hand"]
+            if state["options"]["bird_in_hand"]:
+                hand = hand[:1]
+            seats.append({
+                "printed": dict(data["printed"]),
+                "tiles": clone(data["tiles"]),
+                "bonuses": clone(data["bonuses"]),
+                "top": board.top_json(data),
+                "priests": data["priests"],
+                "chains": clone(data["chains"]),
+                "won": clone(data["won"]),
+                "private": clone(data["private"]),
+                "used": data["used"],
+                "effect": data["effect"],
+                "pending": clone(data["pending"]),
+                "hand_count": len(data["hand"]),
+                "placing_count": len(data["placing"]),
+                "reserve_count": len(data["reserve"]),
+                "hand": clone(hand) if mine else None,
+                "sent": clone(data["sent"]) if mine else None,
+                "placing": clone(data["placing"]) if mine else None,
+                "reserve": clone(data["reserve"]) if mine else None,
+            })
+        level = ROUNDS[min(state["round"], len(ROUNDS) - 1)][0]
+        return {
+            "players": state["players"],
+            "options": dict(state["options"]),
+            "round": state["round"] + 1,
+            "rounds": len(ROUNDS),
+            "level": level,
+            "phase": state["phase"],
+            "first": state["first"],
+            "turn": state["turn"] if state["phase"] == "priests" else None,
+            "deck_count": len(state["deck"]),
+            "decks": {god: len(cards) for god, cards in state["decks"].items()},
+            "open": clone(state["open"]),
+            "supply_count": len(state["supply"]),
+            "goal": state["goal"],
+            "seats": seats,
+            "scores": _scores(state) if state["phase"] == "over" else None,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        scores = _scores(state)
+        keys = [(scores[s], state["seats"][s]["priests"]) for s in range(state["players"])]
+        ranking = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+        winners = [s for s, rank in enumerate(ranking) if rank == 1]
+        return Outcome([float(x) for x in scores], winners, ranking, "the temple is complete",
+                       breakdown=_breakdown(state))
+
+    def zombie_move(self, state: State, seat: int) -> Move:
+        moves = self.legal_moves(state, seat)
+        for move in moves:
+            if move["type"] in ("pass", "place", "assign"):
+                return move
+        return moves[0]
+
+    def describe(self, move: Move) -> str:
+        if not isinstance(move, dict):
+            return "made a move"
+        kind = move.get("type")
+        if kind == "assign" and move.get("to") in DESTINATIONS:
+            return DESTINATIONS[move["to"]]
+        if kind == "place" and isinstance(move.get("slot"), int):
+            return f"placed a tile in slot {move['slot'] + 1}, turned {move.get('rot', 0) * 90}°"
+        if kind == "occupy" and isinstance(move.get("cells"), list):
+            return f"put {len(move['cells'])} priest(s) on the {move.get('card')} card"
+        return LABELS.get(kind, "made a move") if isinstance(kind, str) else "made a move"
+
+    def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
+        if viewer == seat or move.get("type") not in ("assign", "place", "blank"):
+            return dict(move)
+        return {"type": move["type"]}
+
+    def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
+        state = clone(state)
+        others = [d for s, d in enumerate(state["seats"]) if s != viewer]
+        own = None if viewer is None else state["seats"][viewer]
+        hidden_own = own is not None and state["options"]["bird_in_hand"] and own["hand"]
+        # Tiles of this round's kind: the draw pile, other seats' hands, sent and received tiles.
+        level = ROUNDS[min(state["round"], len(ROUNDS) - 1)][0]
+        source = "specials" if level == 3 else "deck"
+        pool = list(state[source])
+        for data in others:
+            pool += data["hand"] + data["placing"]
+            for sent in data["sent"].values():
+                pool += sent
+        if hidden_own:
+            pool += own["hand"][1:]
+        rng.shuffle(pool)
+        for data in others:
+            data["hand"] = [pool.pop() for _ in data["hand"]]
+            data["placing"] = [pool.pop() for _ in data["placing"]]
+            for to in data["sent"]:
+                data["sent"][to] = [pool.pop() for _ in data["sent"][to]]
+        if hidden_own:
+            own["hand"] = own["hand"][:1] + [pool.pop() for _ in own["hand"][1:]]
+        state[source] = pool
+        rng.shuffle(state["deck" if source == "specials" else "specials"])
+        # Bonus pieces: the supply and other seats' reserves.
+        pieces = list(state["supply"])
+        for data in others:
+            pieces += data["reserve"]
+        rng.shuffle(pieces)
+        for data in others:
+            data["reserve"] = [pieces.pop() for _ in data["reserve"]]
+        state["supply"] = pieces
+        for cards in state["decks"].values():
+            rng.shuffle(cards)
+        return state
+
+
+# ----- helpers ---------------------------------------------------------------------------------
+def _new_seat(seat: int) -> dict[str, Any]:
+    return {
+        "printed": printed(seat), "tiles": [], "bonuses": [], "hand": [], "placing": [],
+        "sent": {"keep": [], "left": [], "right": []}, "reserve": [], "priests": PRIESTS,
+        "chains": [], "used": 0, "reused": False, "effect": None, "pending": None, "won": [],
+        "private": None, "placed_bonuses": 0,
+    }
+
+
+def _reveal(state: State, god: str) -> None:
+    deck = state["decks"][god]
+    state["open"][god] = _fresh_card(deck.pop(0)) if deck else None
+
+
+def _fresh_card(card: dict[str, Any]) -> dict[str, Any]:
+    return {**card, "priests": [None] * len(card["cells"])}
+
+
+def _deal(state: State) -> None:
+    """Each seat draws the round's tiles (special tiles on level 3)."""
+    level, drawn = ROUNDS[state["round"]]
+    source = state["specials"] if level == 3 else state["deck"]
+    for data in state["seats"]:
+        data["hand"] = [source.pop(0) for _ in range(drawn)]
+        data["sent"] = {"keep": [], "left": [], "right": []}
+
+
+def _capacity(state: State) -> dict[str, int]:
+    level = ROUNDS[state["round"]][0]
+    if level == 3:
+        return {"keep": 1, "right": 1}  # "right" here is the discard pile
+    if level == 2:
+        return {"keep": 1, "left": 1}
+    if state["players"] == 2:
+        return {"keep": 1, "left": 2}
+    return {"keep": 1, "left": 1, "right": 1}
+
+
+def _draft_moves(state: State, me: dict[str, Any]) -> list[Move]:
+    tiles = range(1 if state["options"]["bird_in_hand"] else len(me["hand"]))
+    cap = _capacity(state)
+    return [{"type": "assign", "tile": t, "to": to} for t in tiles
+            for to, n in cap.items() if len(me["sent"][to]) < n]
+
+
+def _draft_full(state: State, me: dict[str, Any]) -> bool:
+    """True when only one destination still has room: the remaining tiles go there."""
+    cap = _capacity(state)
+    return sum(1 for to, n in cap.items() if len(me["sent"][to]) < n) <= 1
+
+
+def _last_slot(state: State, me: dict[str, Any]) -> str:
+    cap = _capacity(state)
+    return next(to for to, n in cap.items() if len(me["sent"][to]) < n)
+
+
+def _exchange(state: State) -> None:
+    n = state["players"]
+    level = ROUNDS[state["round"]][0]
+    for data in state["seats"]:
+        data["placing"] = list(data["sent"]["keep"])
+    for s, data in enumerate(state["seats"]):
+        state["seats"][(s + 1) % n]["placing"] += data["sent"]["left"]
+        if level < 3:
+            state["seats"][(s - 1) % n]["placing"] += data["sent"]["right"]
+        data["sent"] = {"keep": [], "left": [], "right": []}
+    state["phase"] = "build"
+
+
+def _place_tile(state: State, seat: int, tile: Any, level: int, slot: int, rot: int,
+                rng: Random) -> Events:
+    me = state["seats"][seat]
+    faces = tile["faces"] if isinstance(tile, dict) else tile
+    faces = faces[-rot:] + faces[:-rot] if rot else list(faces)
+    x0, y0 = SLOTS[level][slot]
+    covered = {(x0 + dx, y0 + dy) for dx in (0, 1) for dy in (0, 1)}
+    back = [p for p in me["chains"] if tuple(p) in covered]
+    me["chains"] = [p for p in me["chains"] if tuple(p) not in covered]
+    me["priests"] += len(back)
+    me["tiles"].append({"level": level, "slot": slot, "faces": faces})
+    events = [Event(f"Seat {seat + 1} placed a tile on level {level}.")]
+    effect = tile.get("effect") if isinstance(tile, dict) else None
+    if effect and any(faces):
+        me["effect"] = effect
+        if effect == "bonus2":
+            for _ in range(2):
+                _draw_bonus(state, seat, 2, rng)
+        elif effect == "private" and state["decks"]["white"]:
+            me["private"] = _fresh_card(state["decks"]["white"].pop(0))
+    return events
+
+
+def _start_turn(state: State) -> None:
+    me = state["seats"][state["turn"]]
+    me["used"], me["reused"], me["pending"] = 0, False, None
+
+
+def _next_turn(state: State) -> None:
+    n = state["players"]
+    state["seats"][state["turn"]]["pending"] = None
+    nxt = (state["turn"] + 1) % n
+    if nxt != state["first"]:
+        state["turn"] = nxt
+        _start_turn(state)
+        return
+    state["round"] += 1
+    state["first"] = (state["first"] + 1) % n
+    if state["round"] >= len(ROUNDS):
+        state["phase"] = "over"
+        return
+    state["phase"] = "draft"
+    _deal(state)
+
+
+def _chain_limit(me: dict[str, Any]) -> int:
+    return 3 if me["effect"] == "three" else 2
+
+
+def _usable_chains(state: State, seat: int) -> list[tuple[int, int]]:
+    me = state["seats"][seat]
+    if me["used"] >= _chain_limit(me) or me["priests"] < 2:
+        return []
+    out = []
+    mine = {tuple(p) for p in me["chains"]}
+    may_reuse = me["effect"] == "reuse" and not me["reused"]
+    for cells, colour in board.chains(me):
+        if mine & cells and not may_reuse:
+            continue
+        if any(_fits(card, colour, len(cells), me["priests"] - 1)
+               for card in _cards_for(state, seat)):
+            out.append(min(cells))
+    return out
+
+
+def _cards_for(state: State, seat: int) -> list[dict[str, Any]]:
+    cards = [c for c in state["open"].values() if c is not None]
+    if state["seats"][seat]["private"] is not None:
+        cards.append(state["seats"][seat]["private"])
+    return cards
+
+
+def _fits(card: dict[str, Any], colour: str, length: int, priests: int) -> bool:
+    if card["god"] != "white" and card["god"] != colour:
+        return False
+    free = [c["n"] for c, p in zip(card["cells"], card["priests"], strict=True) if p is None]
+    return priests >= 1 and bool(free) and min(free) <= length
+
+
+def _occupy_moves(state: State, seat: int) -> list[Move]:
+    me = state["seats"][seat]
+    pending = me["pending"]
+    moves: list[Move] = []
+    targets = [(g, state["open"][g]) for g in GODS] + [("private", me["private"])]
+    for key, card in targets:
+        if card is None or (card["god"] != "white" and card["god"] != pending["colour"]):
+            continue
+        free = [i for i, p in enumerate(card["priests"]) if p is None]
+        for k in range(1, min(len(free), me["priests"]) + 1):
+            for pick in combinations(free, k):
+                if sum(card["cells"][i]["n"] for i in pick) <= pending["length"]:
+                    moves.append({"type": "occupy", "card": key, "cells": list(pick)})
+    return moves
+
+
+def _occupy(state: State, seat: int, key: str, cells: list[int], rng: Random) -> Events:
+    me = state["seats"][seat]
+    card = me["private"] if key == "private" else state["open"][key]
+    for i in cells:
+        card["priests"][i] = seat
+    me["priests"] -= len(cells)
+    events = [Event(f"Seat {seat + 1} put {len(cells)} priest(s) on a {card['god']} card.")]
+    if len(cells) == 1 and card["cells"][cells[0]]["bonus"]:
+        _draw_bonus(state, seat, card["cells"][cells[0]]["bonus"], rng)
+    if all(p is not None for p in card["priests"]):
+        winner = majority(card["priests"])
+        for p in card["priests"]:
+            state["seats"][p]["priests"] += 1
+        state["seats"][winner]["won"].append({k: card[k] for k in ("id", "god", "big", "small")})
+        events.append(Event(f"Seat {winner + 1} wins a {card['god']} blessing card."))
+        if winner != seat:
+            _draw_bonus(state, seat, 2, rng)
+        if key == "private":
+            me["private"] = None
+        else:
+            _reveal(state, key)
+    return events
+
+
+def majority(priests: list[int | None]) -> int:
+    """Most priests wins; a tie goes to the tied seat with the leftmost priest."""
+    placed = [p for p in priests if p is not None]
+    best = max(placed.count(p) for p in placed)
+    return next(p for p in placed if placed.count(p) == best)
+
+
+def _draw_bonus(state: State, seat: int, size: int, rng: Random) -> None:
+    options = [i for i, piece in enumerate(state["supply"]) if piece["size"] == size]
+    if options:
+        state["seats"][seat]["reserve"].append(state["supply"].pop(rng.choice(options)))
+
+
+def _bonus_moves(me: dict[str, Any]) -> list[Move]:
+    moves: list[Move] = []
+    top = board.top(me)
+    blocked = {tuple(p) for p in me["chains"]}
+    seen: set[int] = set()
+    for i, piece in enumerate(me["reserve"]):
+        key = piece["size"] * 10 + "rygb".index(piece["colour"][0])
+        if key in seen:
+            continue
+        seen.add(key)
+        for (x, y), (level, colour) in top.items():
+            if colour is not None or (x, y) in blocked:
+                continue
+            for shape in SHAPES[piece["size"]]:
+                cells = [(x + dx, y + dy) for dx, dy in shape]
+                if all(c in top and top[c][1] is None and top[c][0] == level
+                       and c not in blocked for c in cells):
+                    moves.append({"type": "bonus", "piece": i,
+                                  "cells": [list(c) for c in cells]})
+    # Each placement once, keyed by its first cell (shapes anchor at their own origin).
+    unique, out = set(), []
+    for move in moves:
+        key = (move["piece"], tuple(sorted(map(tuple, move["cells"]))))
+        if key not in unique:
+            unique.add(key)
+            out.append(move)
+    return out
+
+
+def _scores(state: State) -> list[int]:
+    return [int(sum(parts.values())) for parts in _breakdown(state)]
+
+
+def _breakdown(state: State) -> list[dict[str, float]]:
+    """Per seat, points per scoring category (they add up to the score)."""
+    parts: list[dict[str, float]] = [
+        {"Won cards": sum(c["big"] for c in d["won"]), "Unfinished cards": 0,
+         "Bonus reserve": len(d["reserve"])} for d in state["seats"]]
+    cards = [c for c in state["open"].values() if c is not None]
+    cards += [d["private"] for d in state["seats"] if d["private"] is not None]
+    for card in cards:
+        if any(p is not None for p in card["priests"]):
+            parts[majority(card["priests"])]["Unfinished cards"] += card["small"]
+    if state["goal"]:
+        for seat_parts in parts:
+            seat_parts["Ultimate goals"] = 0
+        for value, measure in _goal_measures(state):
+            best = max(measure)
+            if best > 0:
+                for s, m in enumerate(measure):
+                    if m == best:
+                        parts[s]["Ultimate goals"] += value
+    return parts
+
+
+def _goal_measures(state: State) -> list[tuple[int, list[int]]]:
+    """The invented ultimate goals (RULES.md): (points, per-seat measure; the most wins)."""
+    seats = state["seats"]
+    if state["goal"] == "A":
+        return [
+            (4, [max((len(c) for c, _ in board.chains(d)), default=0) for d in seats]),
+            (4, [len(d["won"]) for d in seats]),
+            (3, [d["priests"] for d in seats]),
+        ]
+    return [
+        (4, [d["placed_bonuses"] for d in seats]),
+        (4, [sum(1 for c in d["won"] if c["god"] == "white") for d in seats]),
+        (3, [len({c["god"] for c in d["won"]}) for d in seats]),
+    ]

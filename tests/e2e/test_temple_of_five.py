@@ -1,0 +1,167 @@
+"""Two friends play a whole game of Temple of Five by clicking; a spectator sees no hidden tile.
+
+Each step the page of a seat to act turns one legal move (picked at random) into the clicks a
+person makes: pass a drafted tile, pick-rotate-place a tile, click a chain twice, pick cells of
+a blessing card and confirm, place a bonus piece, end the turn.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import ARTIFACTS, Client
+
+pytestmark = pytest.mark.e2e
+TIME_BUDGET_S = 240
+MAX_STEPS = 400
+PHONE_WIDTH = 390
+SETTLED = "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size"
+
+
+def create_room(client: Client) -> str:
+    card = client.page.locator("[data-game=temple-of-five]")
+    expect(card).to_be_visible()
+    card.locator("input[name=seats]").fill("2")
+    card.get_by_test_id("create-room").click()
+    expect(client.page.get_by_test_id("waiting-room")).to_be_visible()
+    return client.page.get_by_test_id("invite-link").input_value()
+
+
+def click_move(client: Client, move: dict) -> None:
+    """The clicks a person makes for `move` on the Temple of Five board."""
+    page = client.page
+
+    def key(k: str):
+        return page.locator(f'[data-key="{k}"]').first
+
+    kind = move["type"]
+    if kind == "assign":
+        key(f"assign-{move['tile']}-{move['to']}").click()
+    elif kind in ("place", "blank"):
+        key(f"pick-{move['tile']}").click()
+        if kind == "blank":
+            key("blank").click()
+            return
+        for _ in range(move["rot"]):
+            page.get_by_test_id("tof-rotate").click()
+        level = page.evaluate("window.ziggurat.state.view.level")
+        origins = {1: [(1 + 2 * i, 1 + 2 * j) for j in range(3) for i in range(3)],
+                   2: [(2 + 2 * i, 2 + 2 * j) for j in range(2) for i in range(2)], 3: [(3, 3)]}
+        x, y = origins[level][move["slot"]]
+        key(f"sp-{x},{y}").click()
+    elif kind == "bonus":
+        key(f"piece-{move['piece']}").click()
+        x, y = move["cells"][0]
+        key(f"sp-{x},{y}").click()
+    elif kind == "chain":
+        key(f"sp-{move['x']},{move['y']}").click()
+        expect(page.get_by_test_id("tof-chain")).to_contain_text("Chain of")
+        key(f"sp-{move['x']},{move['y']}").click()
+    elif kind == "occupy":
+        for cell in move["cells"]:
+            key(f"cell-{move['card']}-{cell}").click()
+        page.get_by_test_id("tof-occupy").click()
+    elif kind == "pass":
+        page.get_by_test_id("tof-pass").click()
+
+
+def spectator_sees_no_hidden_tile(open_client, link: str) -> None:
+    spectator = open_client("spectator")
+    spectator.page.goto(link)
+    spectator.page.wait_for_function("() => window.ziggurat && window.ziggurat.state")
+    view = spectator.page.evaluate("window.ziggurat.state.view")
+    for seat in view["seats"]:
+        assert seat["hand"] is None and seat["placing"] is None and seat["reserve"] is None
+    expect(spectator.page.get_by_test_id("tof-board")).to_be_visible()
+    assert spectator.page.get_by_test_id("tof-hand").count() == 0
+    assert spectator.page.get_by_test_id("tof-placing").count() == 0
+    spectator.page.screenshot(path=str(ARTIFACTS / "temple-of-five-spectator.png"))
+    assert not spectator.page_errors, spectator.page_errors
+
+
+def test_two_friends_play_a_whole_game_of_temple_of_five(open_client) -> None:
+    started = time.monotonic()
+    host = open_client("host")
+    guest = open_client("guest", phone=True)
+    host.choose_name("Ada")
+    link = create_room(host)
+    host.wait_live()
+    guest.take_seat_from_link(link, "Bea")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    host.page.get_by_test_id("start").click()
+    for client in (host, guest):
+        expect(client.page.get_by_test_id("tof-board")).to_be_visible()
+        expect(client.page.get_by_test_id("tof-hand")).to_be_visible()
+    seated = {c.seat: c for c in (host, guest)}
+    width = guest.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"the page is {width}px wide on a phone"
+    spectator_sees_no_hidden_tile(open_client, link)
+
+    rng = random.Random(8)
+    kinds: set[str] = set()
+    steps = 0
+    while True:
+        assert time.monotonic() - started < TIME_BUDGET_S, f"too slow: {steps} steps"
+        assert steps < MAX_STEPS, "the game does not end"
+        state = host.state()
+        if state["status"] == "finished":
+            break
+        mover = seated[sorted(state["to_act"])[0]]
+        mover.page.wait_for_function(
+            "v => window.ziggurat.state.version >= v", arg=state["version"])
+        mine = mover.state()
+        version = mine["version"]
+        legal = mine["legal_moves"]
+        assert legal, mine
+        preferred = [m for m in legal if m["type"] not in ("pass", "bonus")]
+        move = rng.choice(preferred if preferred and rng.random() < 0.8 else legal)
+        if move["type"] not in kinds:
+            kinds.add(move["type"])
+            mover.page.screenshot(path=str(ARTIFACTS / f"temple-of-five-{move['type']}.png"))
+        click_move(mover, move)
+        mover.page.wait_for_function(SETTLED, arg=version)
+        steps += 1
+    assert {"assign", "place", "chain", "occupy"} <= kinds, kinds
+    for client in (host, guest):
+        expect(client.page.locator("#app")).to_have_attribute("data-status", "finished")
+        assert not client.page_errors, client.page_errors
+
+
+def test_a_phone_player_plays_four_seats_against_bots(open_client) -> None:
+    me = open_client("phone", phone=True)
+    me.choose_name("Mo")
+    card = me.page.locator("[data-game=temple-of-five]")
+    card.locator("input[name=seats]").fill("4")
+    card.get_by_test_id("create-room").click()
+    expect(me.page.get_by_test_id("waiting-room")).to_be_visible()
+    me.wait_live()
+    for bots in (1, 2, 3):
+        me.page.get_by_test_id("add-bot").first.click()
+        expect(me.page.get_by_test_id("seats").locator(".tag.bot")).to_have_count(bots)
+    me.page.get_by_test_id("start").click()
+    expect(me.page.get_by_test_id("tof-board")).to_be_visible()
+    rng = random.Random(4)
+    end = me.page.get_by_test_id("end-screen")
+    for step in range(MAX_STEPS):
+        expect(me.page.locator("#app[data-my-turn=true], [data-testid=end-screen]").first
+               ).to_be_visible(timeout=20_000)
+        if end.count():
+            break
+        state = me.state()
+        legal = state["legal_moves"]
+        if not legal:
+            continue
+        preferred = [m for m in legal if m["type"] not in ("pass", "bonus")]
+        click_move(me, rng.choice(preferred or legal))
+        me.page.wait_for_function(SETTLED, arg=state["version"])
+        if step == 10:
+            width = me.page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE_WIDTH, f"the page is {width}px wide on a phone"
+            me.shot("temple-of-five-phone-4p")
+    expect(end).to_be_visible()
+    expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(4)
+    assert not me.page_errors, me.page_errors

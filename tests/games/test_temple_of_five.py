@@ -1,0 +1,255 @@
+"""Temple of Five: tests per rule and per worked example from hand-made states, random games."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import IllegalMove
+from games.temple_of_five import board
+from games.temple_of_five.data import blessing_deck, decoration_tiles, special_tiles
+from games.temple_of_five.rules import TempleOfFive, TempleOfFiveOptions, majority
+from tests.games.playout import play_random, step
+
+GAME = TempleOfFive()
+
+
+def fresh(players: int = 2, **options: bool) -> dict[str, Any]:
+    return GAME.setup(players, TempleOfFiveOptions(**options), Random(3))
+
+
+def white_example_card() -> dict[str, Any]:
+    cards = blessing_deck("white")
+    card = next(c for c in cards if [x["n"] for x in c["cells"]] == [4, 4, 3, 2, 2])
+    return {**card, "priests": [None] * 5}
+
+
+def priest_turn(state: dict[str, Any], seat: int, colour: str, length: int) -> None:
+    """Seat is in its priest step with a chain of `length` already chosen."""
+    state["phase"] = "priests"
+    state["turn"] = seat
+    for data in state["seats"]:
+        data["hand"], data["placing"] = [], []
+    me = state["seats"][seat]
+    me["pending"] = {"length": length, "colour": colour}
+    me["used"] = 1
+
+
+# -- components -------------------------------------------------------------------------------
+
+
+def test_components_match_the_book() -> None:
+    tiles = decoration_tiles()
+    counts = [sum(1 for f in t if f) for t in tiles]
+    assert len(tiles) == 52
+    assert (counts.count(1), counts.count(2), counts.count(4)) == (12, 28, 12)
+    assert len(special_tiles("single")) == len(special_tiles("effect")) == 8
+    mixed = special_tiles("mixed")
+    assert sum(1 for t in mixed if t["effect"]) == 4
+    assert len({t["effect"] for t in mixed if t["effect"]}) == 4
+    state = fresh(4)
+    assert all(len(state["decks"][g]) == 9 for g in state["decks"])
+    assert len(state["deck"]) == 40 and all(len(s["hand"]) == 3 for s in state["seats"])
+
+
+# -- materials exchange -----------------------------------------------------------------------
+
+
+def test_level_one_exchange_keeps_one_and_gives_one_to_each_neighbour() -> None:
+    state = fresh(3)
+    hands = [list(s["hand"]) for s in state["seats"]]
+    for seat in range(3):
+        state, _ = GAME.apply(state, seat, {"type": "assign", "tile": 0, "to": "keep"}, Random(0))
+        state, _ = GAME.apply(state, seat, {"type": "assign", "tile": 0, "to": "left"}, Random(0))
+    assert state["phase"] == "build"
+    for seat in range(3):
+        received = state["seats"][seat]["placing"]
+        assert received[0] == hands[seat][0]
+        assert hands[(seat - 1) % 3][1] in received and hands[(seat + 1) % 3][2] in received
+
+
+def test_two_players_give_two_tiles_to_the_opponent() -> None:
+    state = fresh(2)
+    state, _ = GAME.apply(state, 0, {"type": "assign", "tile": 1, "to": "keep"}, Random(0))
+    assert GAME.legal_moves(state, 0) == [], "the last two tiles go to the opponent by themselves"
+
+
+def test_a_seat_sees_only_its_own_draw() -> None:
+    state = fresh(3)
+    assert GAME.view(state, 0)["seats"][1]["hand"] is None
+    assert GAME.view(state, 0)["seats"][0]["hand"] == state["seats"][0]["hand"]
+    assert GAME.view(state, None)["seats"][0]["hand"] is None
+
+
+def test_bird_in_the_hand_shows_and_assigns_one_tile_at_a_time() -> None:
+    state = fresh(3, bird_in_hand=True)
+    assert len(GAME.view(state, 0)["seats"][0]["hand"]) == 1
+    assert {m["tile"] for m in GAME.legal_moves(state, 0)} == {0}
+
+
+def test_moves_outside_the_legal_list_are_refused_without_change() -> None:
+    state = fresh(2)
+    for bad in ({"type": "assign", "tile": 5, "to": "keep"}, {"type": "pass"}, {"type": "x"}):
+        with pytest.raises(IllegalMove):
+            GAME.apply(state, 0, bad, Random(0))
+
+
+# -- construction and chains ------------------------------------------------------------------
+
+
+def test_chains_are_read_from_above_and_covering_returns_priests() -> None:
+    seat = fresh(2)["seats"][0]
+    seat["printed"] = {}
+    seat["tiles"] = [{"level": 1, "slot": 0, "faces": ["red", "red", "red", None]}]
+    assert [len(c) for c, _ in board.chains(seat)] == [3]
+    seat["tiles"].append({"level": 2, "slot": 0, "faces": ["blue", None, None, None]})
+    assert [len(c) for c, _ in board.chains(seat)] == [2], "the blue space hides one red space"
+
+
+def test_placing_a_tile_over_a_priest_returns_it() -> None:
+    state = fresh(2)
+    state["phase"], state["round"] = "build", 3
+    for data in state["seats"]:
+        data["hand"] = []
+    me = state["seats"][0]
+    me["placing"] = [["red", "red", "red", "red"]]
+    me["chains"], me["priests"] = [[2, 2]], 9
+    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 0, "rot": 1}, Random(0))
+    assert state["seats"][0]["chains"] == [] and state["seats"][0]["priests"] == 10
+
+
+def test_rotation_turns_the_faces_clockwise() -> None:
+    state = fresh(2)
+    state["phase"] = "build"
+    for data in state["seats"]:
+        data["hand"] = []
+    state["seats"][0]["placing"] = [["red", None, None, None]]
+    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 4, "rot": 1}, Random(0))
+    assert state["seats"][0]["tiles"][0]["faces"] == [None, "red", None, None]
+
+
+# -- priests and cards: the book's worked examples --------------------------------------------
+
+
+def test_example_chain_of_five() -> None:
+    """A chain of 5: cells 3+2, 2+2 or a single 4 (and never 4+2)."""
+    state = fresh(2)
+    state["open"]["white"] = white_example_card()
+    priest_turn(state, 0, "red", 5)
+    sums = {tuple(sorted(state["open"]["white"]["cells"][i]["n"] for i in m["cells"]))
+            for m in GAME.legal_moves(state, 0) if m["card"] == "white"}
+    assert (2, 3) in sums and (2, 2) in sums and (4,) in sums and (2, 4) not in sums
+
+
+def test_example_derek_blue_chain_of_nine_on_the_supreme_god() -> None:
+    state = fresh(2)
+    state["open"]["white"] = white_example_card()
+    priest_turn(state, 0, "blue", 9)
+    legal = [m["cells"] for m in GAME.legal_moves(state, 0) if m["card"] == "white"]
+    assert [0, 2, 3] in legal and [0, 1] in legal and [0, 1, 2] not in legal
+
+
+def test_example_steven_leftmost_priest_wins_a_tie() -> None:
+    assert majority([2, 0, 1]) == 2
+    assert majority([1, 0, 0, 1, 2]) == 1
+
+
+def test_example_helen_single_priest_on_a_bonus_cell_draws_a_three_space_piece() -> None:
+    state = fresh(2)
+    state["open"]["white"] = white_example_card()
+    priest_turn(state, 0, "red", 5)
+    state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "white", "cells": [0]}, Random(0))
+    assert [p["size"] for p in state["seats"][0]["reserve"]] == [3]
+
+
+def test_example_helen_completes_a_card_she_does_not_win() -> None:
+    state = fresh(2)
+    card = white_example_card()
+    card["priests"] = [1, 1, None, 0, 1]
+    state["open"]["white"] = card
+    state["decks"]["white"] = [c for c in state["decks"]["white"] if c["id"] != card["id"]]
+    priest_turn(state, 0, "yellow", 3)
+    state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "white", "cells": [2]}, Random(0))
+    assert state["seats"][1]["won"][0]["id"] == card["id"]
+    assert [p["size"] for p in state["seats"][0]["reserve"]] == [2]
+    assert state["open"]["white"]["id"] != card["id"], "the next card is revealed"
+
+
+def test_a_chain_with_ones_own_priest_cannot_be_used_again() -> None:
+    state = fresh(2)
+    priest_turn(state, 0, "red", 2)
+    me = state["seats"][0]
+    me["pending"], me["used"] = None, 0
+    me["printed"] = {"0,1": "red", "0,2": "red"}
+    assert {"type": "chain", "x": 0, "y": 1} in GAME.legal_moves(state, 0)
+    me["chains"] = [[0, 2]]
+    assert {"type": "chain", "x": 0, "y": 1} not in GAME.legal_moves(state, 0)
+
+
+def test_unfinished_cards_score_small_points_and_reserve_counts() -> None:
+    state = fresh(2)
+    state["phase"] = "over"
+    card = white_example_card()
+    card["priests"] = [1, 0, 0, None, None]
+    state["open"] = {g: None for g in state["open"]}
+    state["open"]["white"] = card
+    state["seats"][1]["reserve"] = [{"size": 2, "colour": "red"}]
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [card["small"], 1]
+
+
+def test_tie_goes_to_most_priests_in_reserve() -> None:
+    state = fresh(2)
+    state["phase"] = "over"
+    state["open"] = {g: None for g in state["open"]}
+    state["seats"][0]["priests"] = 7
+    assert GAME.outcome(state).winners == [1]
+    state["seats"][0]["priests"] = 10
+    assert GAME.outcome(state).winners == [0, 1]
+
+
+# -- random games -----------------------------------------------------------------------------
+
+VARIANTS = [{}, {"effect_tiles": True}, {"mixed_set": True}, {"bird_in_hand": True},
+            {"ultimate_goal": True, "mixed_set": True, "bird_in_hand": True}]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.integers(2, 4), st.sampled_from(VARIANTS))
+def test_random_games_end_with_every_tile_placed(seed: int, players: int, variant: dict) -> None:
+    play = play_random(GAME, players, TempleOfFiveOptions(**variant), str(seed))
+    assert GAME.outcome(play.state) is not None
+    for data in play.state["seats"]:
+        assert len(data["tiles"]) == 14
+        assert data["priests"] + len(data["chains"]) + sum(
+            c["priests"].count(play.state["seats"].index(data))
+            for c in [*play.state["open"].values(), data["private"]] if c) == 10
+
+
+def test_the_effect_variant_and_mixed_set_exclude_each_other() -> None:
+    with pytest.raises(ValueError):
+        TempleOfFiveOptions(effect_tiles=True, mixed_set=True)
+
+
+def test_step_records_moves() -> None:
+    from tests.games.playout import start
+    play = start(GAME, 2, TempleOfFiveOptions(), "x")
+    step(play, 0, GAME.legal_moves(play.state, 0)[0])
+    assert len(play.moves) == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_variant_combinations_keep_the_protocol(players: int) -> None:
+    """The conformance suite's checks (views, scrambles, refusals) over combined variants."""
+    from tests.games.test_conformance import _play_checked
+
+    for n, variant in enumerate([
+        {"effect_tiles": True, "bird_in_hand": True, "ultimate_goal": True},
+        {"mixed_set": True, "bird_in_hand": True, "ultimate_goal": True},
+    ]):
+        play = _play_checked(GAME, players, TempleOfFiveOptions(**variant), f"combo:{players}:{n}")
+        assert GAME.outcome(play.state) is not None
