@@ -1,0 +1,1017 @@
+"""Solomon's Temple: build the Temple while your opponent sins against you and besieges your city.
+
+One turn runs Phase I (draw, play cards), II (attack the opponent's board; the opponent then may
+answer with Israelite Armies), III (announce a build, the opponent may sin, you may atone, you
+build), IV (discard up to two). Reaction windows are steps whose `to_act` is the reacting seat and
+that are opened whether or not the seat holds an answering card, so nothing leaks.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from games.protocol import (
+    Event,
+    IllegalMove,
+    Move,
+    Outcome,
+    State,
+    clone,
+    ranking_from_scores,
+)
+from games.solomons_temple import board
+from games.solomons_temple.data import (
+    ARMY_TOKENS,
+    COUNTS,
+    ENTRY,
+    FURNISHINGS,
+    GATES,
+    GOOD,
+    HAND,
+    PROPHETS,
+    SINS,
+    STRUCTURES,
+    TEXT,
+)
+
+TURN_LIMIT = 200
+"""Guard (the book has none): after this many turns the most-built Temple wins. See RULES.md."""
+
+EVIL_INSTANTS = ("Evil Priest", "Broken Altar", "Unclean", "Bad Offering")
+PASSES = ("pass", "end_military", "skip_build", "end_turn", "to_military")
+COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+
+
+class SolomonOptions(BaseModel):
+    """Both decks are the same reconstructed 100 cards; only the guard's turn limit is chosen."""
+
+    turn_limit: int = Field(
+        TURN_LIMIT,
+        ge=10,
+        le=400,
+        description="After this many turns (both players counted) the larger Temple wins.",
+    )
+
+
+class SolomonsTemple:
+    id: ClassVar[str] = "solomons-temple"
+    title: ClassVar[str] = "Solomon's Temple"
+    description: ClassVar[str] = (
+        "Two players build Solomon's Temple piece by piece. Sin stops a build unless a Priest "
+        "offers on the Altar; Babylonian armies break through the gates to tear it down."
+    )
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    Options: ClassVar[type[BaseModel]] = SolomonOptions
+
+    def setup(self, players: int, options: BaseModel, rng: Random) -> State:
+        if players != 2:
+            raise IllegalMove("bad_options", "Solomon's Temple is for exactly 2 players.")
+        limit = SolomonOptions.model_validate(options.model_dump()).turn_limit
+        decks, hands, plays = [], [], []
+        for seat in range(2):
+            deck = [name for name, n in COUNTS.items() for _ in range(n)]
+            deck.remove(PROPHETS[seat])  # each player starts with one Prophet in play
+            rng.shuffle(deck)
+            hands.append(deck[:HAND])
+            decks.append(deck[HAND:])
+            plays.append(_empty_play(PROPHETS[seat]))
+        return {
+            "turn": 0,
+            "turn_no": 1,
+            "step": "main",
+            "actor": 0,
+            "deck": decks,
+            "hand": hands,
+            "discard": [[], []],
+            "play": plays,
+            "structures": [[], []],
+            "furnishings": [[], []],
+            "guarded": [[False, False, False], [False, False, False]],
+            "armies": [[], []],
+            "moved": [],
+            "carded": [],
+            "built": 0,
+            "sin": None,
+            "grain": False,
+            "good_played": False,
+            "discarded": 0,
+            "peace": False,
+            "die": None,
+            "listened": False,
+            "turn_limit": limit,
+            "winner": None,
+            "reason": "",
+        }
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return frozenset() if state["step"] == "over" else frozenset({state["actor"]})
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["step"] == "over" or seat != state["actor"]:
+            return []
+        return _LEGAL[state["step"]](state, seat)
+
+    def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
+        if state["step"] == "over":
+            raise IllegalMove("game_over", "The game is over.")
+        if seat != state["actor"]:
+            raise IllegalMove("not_your_turn", f"It is Seat {state['actor'] + 1}'s move.")
+        if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
+            raise IllegalMove("illegal_move", _why_not(state, move))
+        new = clone(state)
+        events = [Event(f"Seat {seat + 1} {self.describe(move)}.", data={"seat": seat, **move})]
+        events += _APPLY[move["type"]](new, seat, move, rng)
+        return new, events
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["step"] != "over":
+            return None
+        winner = state["winner"]
+        scores = [0.5, 0.5] if winner is None else [float(s == winner) for s in range(2)]
+        winners = [s for s in range(2) if scores[s] == max(scores)]
+        return Outcome(
+            scores, winners, ranking_from_scores(scores), state["reason"], _breakdown(state, scores)
+        )
+
+    def zombie_move(self, state: State, seat: int) -> Move:
+        legal = self.legal_moves(state, seat)
+        for kind in PASSES:
+            for move in legal:
+                if move["type"] == kind:
+                    return dict(move)
+        return dict(legal[0])
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        def side(s: int) -> dict[str, Any]:
+            return {
+                "hand": list(state["hand"][s]) if seat == s else None,
+                "hand_size": len(state["hand"][s]),
+                "deck_size": len(state["deck"][s]),
+                "discard": list(state["discard"][s]),
+                "play": dict(state["play"][s]),
+                "structures": list(state["structures"][s]),
+                "furnishings": list(state["furnishings"][s]),
+                "guarded": list(state["guarded"][s]),
+                "armies": [list(a) for a in state["armies"][s]],
+            }
+
+        return {
+            "sides": [side(0), side(1)],
+            "turn": state["turn"],
+            "turn_no": state["turn_no"],
+            "step": state["step"],
+            "actor": state["actor"] if state["step"] != "over" else None,
+            "sin": state["sin"],
+            "grain": state["grain"],
+            "built": state["built"],
+            "die": dict(state["die"]) if state["die"] else None,
+            "listened": state["listened"],
+            "moved": list(state["moved"]),
+            "carded": list(state["carded"]),
+            "winner": state["winner"],
+            "reason": state["reason"],
+            "texts": {name: TEXT[name] for name in COUNTS},
+            "gates": list(GATES),
+            "turn_limit": state["turn_limit"],
+        }
+
+    def describe(self, move: Move) -> str:
+        kind, card = move.get("type"), move.get("card")
+        if kind == "play":
+            return f"played {card}"
+        if kind == "offer":
+            return f"offered a {card}"
+        if kind == "evil":
+            return f"played {card} against the opponent"
+        if kind == "levite":
+            return "played a Levite and took a Structure" + (f" ({card})" if card else "")
+        if kind == "peace_take":
+            return "took a card from the draw pile" + (f" ({card})" if card else "")
+        if kind == "peace_give":
+            return "put a card back into the draw pile" + (f" ({card})" if card else "")
+        if kind == "build_now":
+            return f"built {card} at once" + (
+                f" on gate {move['gate'] + 1}" if "gate" in move else ""
+            )
+        if kind == "place":
+            extra = f" and {move['with']} (Cooperation)" if move.get("with") else ""
+            where = f" on gate {move['gate'] + 1}" if "gate" in move else ""
+            return f"built {card}{where}{extra}"
+        if kind == "army":
+            return "placed a Babylonian Army at the north gate"
+        if kind == "move":
+            return f"moved army {move['army'] + 1} {COMPASS[move['dir']]}"
+        if kind == "destroy":
+            what = "the Temple" if move["target"] == "temple" else f"gate {move['target'] + 1}"
+            return f"sent army {move['army'] + 1} to destroy {what}"
+        if kind == "passage":
+            return f"led army {move['army'] + 1} through a Secret Passage"
+        if kind == "siege":
+            return "laid siege"
+        if kind == "siege_break":
+            return f"broke gate {move['gate'] + 1} after the siege"
+        if kind == "drop_siege":
+            return "gave up the siege"
+        if kind == "israelite":
+            return "answered with an Israelite Army"
+        if kind == "israelite2":
+            return "answered with two Israelite Armies"
+        if kind == "sin":
+            return f"answered with the Sin {card}"
+        if kind == "burnt":
+            return "answered with a Burnt Offering"
+        if kind == "scapegoat":
+            return "sent away the Scapegoat"
+        if kind == "blemish":
+            return "answered with a Blemished Animal"
+        if kind == "fast_take":
+            return f"took {card} back from the discard pile"
+        if kind == "discard":
+            return f"discarded {card}"
+        if kind == "reshuffle":
+            return "shuffled a hand of Furnishings back into the draw pile"
+        return {
+            "to_military": "ended Phase I",
+            "end_military": "ended the attack",
+            "announce": "announced a build",
+            "skip_build": "did not build",
+            "end_turn": "ended the turn",
+            "pass": "passed",
+        }.get(str(kind), str(kind))
+
+    def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
+        if viewer != seat and move.get("type") in ("levite", "peace_take", "peace_give"):
+            return {"type": move["type"]}
+        return move
+
+    def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
+        """Re-deal every hidden card: the other hands and all draw piles (order is secret too)."""
+        new = clone(state)
+        for s in range(2):
+            pool = list(new["deck"][s]) + ([] if viewer == s else list(new["hand"][s]))
+            rng.shuffle(pool)
+            if viewer != s:
+                new["hand"][s] = pool[: len(state["hand"][s])]
+                pool = pool[len(state["hand"][s]) :]
+            new["deck"][s] = pool
+        return new
+
+
+def _breakdown(state: State, scores: list[float]) -> list[dict[str, float]]:
+    """Per seat where the point came from: the Filling, or the bigger Temple at the turn limit."""
+    if state["winner"] is None:
+        return [{"Equal Temples at the turn limit": 0.5} for _ in scores]
+    filled = "filled the Holy of Holies" in state["reason"]
+    how = "Filled the Holy of Holies" if filled else "Larger Temple at the turn limit"
+    return [{how: score} for score in scores]
+
+
+
+def _empty_play(prophet: str | None) -> dict[str, Any]:
+    return {
+        "priest": False,
+        "evil_priest": False,
+        "altar": False,
+        "bad_offering": False,
+        "prophet": prophet,
+        "david": False,
+        "solomon": False,
+        "scapegoat": None,
+        "unclean": False,
+        "fast": 0,
+        "siege": 0,
+    }
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    return sorted(set(cards))
+
+
+def _fasting(state: State, seat: int) -> bool:
+    """Pray and Fast forbids good cards on the two turns it counts."""
+    return 0 < state["play"][seat]["fast"] < 3
+
+
+def _can_offer(state: State, seat: int) -> bool:
+    p = state["play"][seat]
+    return p["priest"] and p["altar"] and not p["evil_priest"] and not p["unclean"]
+
+
+def _temple_complete(state: State, seat: int) -> bool:
+    return len(state["structures"][seat]) == 5 and len(state["furnishings"][seat]) == 10
+
+
+def _pieces(state: State, seat: int, kind: str | None = None) -> list[Move]:
+    """Every piece in hand `seat` could place now (Structures, Furnishings, Guarded Gates)."""
+    hand = set(state["hand"][seat])
+    out: list[Move] = []
+    for card in sorted(hand):
+        if (card in STRUCTURES and card not in state["structures"][seat]) or (
+            card in FURNISHINGS
+            and FURNISHINGS[card] in state["structures"][seat]
+            and card not in state["furnishings"][seat]
+        ):
+            out.append({"type": kind or "place", "card": card})
+        elif card == "Guarded Gate":
+            for g, guarded in enumerate(state["guarded"][seat]):
+                if not guarded and not _army_at(state, seat, (1, GATES[g])):
+                    out.append({"type": kind or "place", "card": card, "gate": g})
+    return out
+
+
+def _army_at(state: State, board_seat: int, cell: tuple[int, int]) -> bool:
+    return any(tuple(a) == cell for a in state["armies"][board_seat])
+
+
+def _draw(state: State, seat: int, n: int, rng: Random) -> None:
+    """Draw `n` cards; an empty draw pile takes the shuffled discards (a gap the book leaves)."""
+    for _ in range(n):
+        if not state["deck"][seat]:
+            state["deck"][seat], state["discard"][seat] = state["discard"][seat], []
+            rng.shuffle(state["deck"][seat])
+        if not state["deck"][seat]:
+            return
+        state["hand"][seat].append(state["deck"][seat].pop())
+
+
+def _use(state: State, seat: int, card: str) -> None:
+    state["hand"][seat].remove(card)
+    state["discard"][seat].append(card)
+    if card in GOOD:
+        state["good_played"] = True
+
+
+def _offering_spoiled(state: State, seat: int) -> bool:
+    """A Bad Offering on the Altar negates (and is removed by) the next offering."""
+    if state["play"][seat]["bad_offering"]:
+        state["play"][seat]["bad_offering"] = False
+        state["discard"][1 - seat].append("Bad Offering")
+        return True
+    return False
+
+
+# -- Phase I: play cards -------------------------------------------------------------------------
+
+
+def _legal_main(state: State, seat: int) -> list[Move]:
+    p, opp = state["play"][seat], state["play"][1 - seat]
+    hand = _distinct(state["hand"][seat])
+    moves: list[Move] = [{"type": "to_military"}]
+    good_ok = not _fasting(state, seat)
+    for card in hand:
+        if card in GOOD and not good_ok:
+            continue
+        if (
+            (card == "Priest" and not p["priest"])
+            or (card == "Altar" and not p["altar"])
+            or (card in PROPHETS and not p["prophet"])
+            or (card == "King David" and not p["david"])
+            or (card == "King Solomon" and not p["solomon"])
+            or (card == "Scapegoat" and not p["scapegoat"])
+            or (card == "Pray and Fast" and not p["fast"] and not state["good_played"])
+        ) or (card == "Filling of the Holy of Holies" and _temple_complete(state, seat)):
+            moves.append({"type": "play", "card": card})
+        elif card in ("Grain Offering", "Guilt Offering", "Peace Offering") and _can_offer(
+            state, seat
+        ):
+            if card != "Grain Offering" or not state["grain"]:
+                moves.append({"type": "offer", "card": card})
+        elif card == "Levite" and len(state["structures"][seat]) < 5:
+            for found in _distinct([c for c in state["deck"][seat] if c in STRUCTURES]):
+                moves.append({"type": "levite", "card": found})
+        elif card in EVIL_INSTANTS and _evil_target(opp, card):
+            moves.append({"type": "evil", "card": card})
+    if good_ok and p["david"]:
+        moves += [m for m in _pieces(state, seat, "build_now") if m["card"] == "Guarded Gate"]
+    if good_ok and p["solomon"]:
+        moves += [m for m in _pieces(state, seat, "build_now") if m["card"] in STRUCTURES]
+    if p["fast"] == 3:
+        for card in _distinct([c for c in state["discard"][seat] if c in GOOD]):
+            moves.append({"type": "fast_take", "card": card})
+    return moves
+
+
+def _evil_target(opp: dict[str, Any], card: str) -> bool:
+    if card in ("Evil Priest", "Unclean"):
+        return bool(opp["priest"]) and not (card == "Unclean" and opp["unclean"])
+    if card == "Broken Altar":
+        return bool(opp["altar"])
+    return bool(opp["altar"]) and not opp["bad_offering"]
+
+
+def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    card, p = move["card"], state["play"][seat]
+    state["hand"][seat].remove(card)
+    if card in GOOD:
+        state["good_played"] = True
+    if card == "Filling of the Holy of Holies":
+        state["discard"][seat].append(card)
+        return _finish(state, seat, f"Seat {seat + 1} filled the Holy of Holies.")
+    if card == "Priest":
+        p["priest"] = True
+        if p["evil_priest"]:
+            p["evil_priest"] = False
+            state["discard"][1 - seat].append("Evil Priest")
+    elif card == "Altar":
+        p["altar"] = True
+    elif card in PROPHETS:
+        p["prophet"] = card
+    elif card == "King David":
+        p["david"] = True
+    elif card == "King Solomon":
+        p["solomon"] = True
+    elif card == "Scapegoat":
+        p["scapegoat"] = "sideways"
+    elif card == "Pray and Fast":
+        p["fast"] = 1
+    return []
+
+
+def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    card = move["card"]
+    _use(state, seat, card)
+    if _offering_spoiled(state, seat):
+        return [Event(f"The Bad Offering on Seat {seat + 1}'s Altar spoiled the {card}.")]
+    if card == "Grain Offering":
+        state["grain"] = True
+    elif card == "Guilt Offering":
+        state["deck"][seat] += state["hand"][seat]
+        state["hand"][seat] = []
+        rng.shuffle(state["deck"][seat])
+        _draw(state, seat, HAND, rng)
+    else:
+        state["step"] = "peace_take"
+    return []
+
+
+def _apply_levite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, "Levite")
+    state["deck"][seat].remove(move["card"])
+    state["hand"][seat].append(move["card"])
+    rng.shuffle(state["deck"][seat])
+    return []
+
+
+def _legal_peace_take(state: State, seat: int) -> list[Move]:
+    goods = _distinct([c for c in state["deck"][seat] if c in GOOD])
+    gives = [c for c in state["hand"][seat] if c in GOOD]
+    if not goods or not gives:
+        return [{"type": "pass"}]
+    return [{"type": "peace_take", "card": c} for c in goods] + [{"type": "pass"}]
+
+
+def _apply_peace_take(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["deck"][seat].remove(move["card"])
+    state["hand"][seat].append(move["card"])
+    state["peace"] = move["card"]
+    state["step"] = "peace_give"
+    return []
+
+
+def _legal_peace_give(state: State, seat: int) -> list[Move]:
+    hand = list(state["hand"][seat])
+    hand.remove(state["peace"])
+    return [{"type": "peace_give", "card": c} for c in _distinct([c for c in hand if c in GOOD])]
+
+
+def _apply_peace_give(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["hand"][seat].remove(move["card"])
+    state["deck"][seat].append(move["card"])
+    rng.shuffle(state["deck"][seat])
+    state["peace"] = False
+    state["step"] = "main"
+    return []
+
+
+def _apply_evil(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    card, opp = move["card"], state["play"][1 - seat]
+    state["hand"][seat].remove(card)
+    if card == "Evil Priest":
+        opp["priest"], opp["evil_priest"] = False, True
+        state["discard"][1 - seat].append("Priest")
+        return []  # Evil Priest stays on the opponent's board until a new Priest comes
+    if card == "Broken Altar":
+        opp["altar"] = False
+        if opp["bad_offering"]:
+            opp["bad_offering"] = False
+            state["discard"][seat].append("Bad Offering")
+        state["discard"][1 - seat].append("Altar")
+    elif card == "Unclean":
+        opp["unclean"] = True
+    else:
+        opp["bad_offering"] = True
+        return []  # lies on the Altar until the next offering
+    state["discard"][seat].append(card)
+    return []
+
+
+def _apply_build_now(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _place(state, seat, move)
+    return []
+
+
+def _apply_fast_take(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["discard"][seat].remove(move["card"])
+    state["hand"][seat].append(move["card"])
+    state["play"][seat]["fast"] = 4  # used; discarded at the end of this turn
+    return []
+
+
+# -- Phase II: military --------------------------------------------------------------------------
+
+
+def _apply_to_military(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["step"] = "military"
+    target = 1 - seat
+    if state["play"][target]["prophet"]:
+        roll = rng.randint(1, 6)
+        face = "star" if roll <= 3 else "sword"
+        state["die"] = {"roll": roll, "face": face, "turn": state["turn_no"], "by": target}
+        state["listened"] = face == "star"
+        if state["play"][seat]["siege"] and not state["listened"]:
+            state["play"][seat]["siege"] += 1
+        text = f"Seat {target + 1} rolled the Prophet die: " + (
+            "Star of David. The people listen; no attack this turn."
+            if state["listened"]
+            else "Sword. The people do not listen; the attack goes on."
+        )
+        events = [Event(text, data={"die": roll, "face": face})]
+        if state["listened"]:
+            _open_defend(state, seat)
+        return events
+    if state["play"][seat]["siege"]:
+        state["play"][seat]["siege"] += 1
+    return []
+
+
+def _legal_military(state: State, seat: int) -> list[Move]:
+    target = 1 - seat
+    armies = state["armies"][target]
+    hand = set(state["hand"][seat])
+    guarded = state["guarded"][target]
+    siege = state["play"][seat]["siege"]
+    moves: list[Move] = [{"type": "end_military"}]
+    if (
+        "Babylonian Army" in hand
+        and len(armies) < ARMY_TOKENS
+        and not _army_at(state, target, ENTRY)
+    ):
+        moves.append({"type": "army"})
+    if "Lay Siege" in hand and not siege and len(armies) >= 2:
+        moves.append({"type": "siege"})
+    if siege:
+        moves.append({"type": "drop_siege"})
+    if siege >= 3:
+        moves += [{"type": "siege_break", "gate": g} for g in range(3) if guarded[g]]
+    for i, cell in enumerate(armies):
+        here = tuple(cell)
+        if i not in state["moved"]:
+            for d, (dr, dc) in board.DIRS.items():
+                to = (here[0] + dr, here[1] + dc)
+                if board.passable(to, guarded) and not _army_at(state, target, to):
+                    moves.append({"type": "move", "army": i, "dir": d})
+        if i in state["carded"] or (siege and siege < 3):
+            continue
+        if "Destruction" in hand:
+            for g in range(3):
+                if guarded[g] and board.next_to(here, (1, GATES[g])):
+                    moves.append({"type": "destroy", "army": i, "target": g})
+            if board.next_to_temple(here) and state["structures"][target]:
+                moves.append({"type": "destroy", "army": i, "target": "temple"})
+        if "Secret Passage" in hand:
+            for g in range(3):
+                other = _through(here, g)
+                if guarded[g] and other and not _army_at(state, target, other):
+                    moves.append({"type": "passage", "army": i})
+    return moves
+
+
+def _through(here: tuple[int, int], g: int) -> tuple[int, int] | None:
+    col = GATES[g]
+    if here == (0, col):
+        return (2, col)
+    if here == (2, col):
+        return (0, col)
+    return None
+
+
+def _apply_army(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, "Babylonian Army")
+    state["armies"][1 - seat].append(list(ENTRY))
+    return []
+
+
+def _apply_move(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    cell = state["armies"][1 - seat][move["army"]]
+    dr, dc = board.DIRS[move["dir"]]
+    cell[0] += dr
+    cell[1] += dc
+    state["moved"].append(move["army"])
+    return []
+
+
+def _remove_army(state: State, board_seat: int, index: int) -> None:
+    """An army token goes home; indices in this turn's bookkeeping shift down past it."""
+    del state["armies"][board_seat][index]
+    for key in ("moved", "carded"):
+        state[key] = [i - (i > index) for i in state[key] if i != index]
+
+
+def _apply_destroy(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    target = 1 - seat
+    _use(state, seat, "Destruction")
+    state["carded"].append(move["army"])
+    if move["target"] != "temple":
+        state["guarded"][target][move["target"]] = False
+        state["discard"][target].append("Guarded Gate")
+        return [Event(f"Gate {move['target'] + 1} of Seat {target + 1} is open again.")]
+    lost = state["furnishings"][target][-2:]
+    state["furnishings"][target] = state["furnishings"][target][:-2]
+    state["deck"][target] += lost
+    rng.shuffle(state["deck"][target])
+    texts = [f"The Temple of Seat {target + 1} is sacked"]
+    texts.append(
+        f"{' and '.join(lost)} go back into the draw pile" if lost else "no Furnishing stood"
+    )
+    prophet = state["play"][target]["prophet"]
+    if prophet:
+        state["play"][target]["prophet"] = None
+        state["discard"][target].append(prophet)
+        texts.append(f"{prophet} is carried off")
+    _remove_army(state, target, move["army"])
+    return [Event("; ".join(texts) + ".", data={"lost": lost})]
+
+
+def _apply_passage(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, "Secret Passage")
+    cell = state["armies"][1 - seat][move["army"]]
+    for g in range(3):
+        other = _through(tuple(cell), g)
+        if other and state["guarded"][1 - seat][g]:
+            cell[0], cell[1] = other
+            break
+    state["carded"].append(move["army"])
+    return []
+
+
+def _apply_siege(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["hand"][seat].remove("Lay Siege")
+    state["play"][seat]["siege"] = 1
+    return []
+
+
+def _end_siege(state: State, seat: int) -> None:
+    if state["play"][seat]["siege"]:
+        state["play"][seat]["siege"] = 0
+        state["discard"][seat].append("Lay Siege")
+
+
+def _apply_siege_break(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    target = 1 - seat
+    state["guarded"][target][move["gate"]] = False
+    state["discard"][target].append("Guarded Gate")
+    _end_siege(state, seat)
+    return []
+
+
+def _apply_drop_siege(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _end_siege(state, seat)
+    return []
+
+
+def _open_defend(state: State, attacker: int) -> None:
+    state["step"], state["actor"] = "defend", 1 - attacker
+
+
+def _apply_end_military(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _open_defend(state, seat)
+    return []
+
+
+def _legal_defend(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "pass"}]
+    count = state["hand"][seat].count("Israelite Army")
+    if count and not _fasting(state, seat):
+        moves.append({"type": "israelite"})
+        if count >= 2:
+            moves.append({"type": "israelite2"})
+    return moves
+
+
+def _apply_israelite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, "Israelite Army")
+    armies = state["armies"][seat]
+    if move["type"] == "israelite2":
+        _use(state, seat, "Israelite Army")
+        armies.clear()
+        _end_siege(state, 1 - seat)
+        text = "All Babylonian armies are routed."
+    else:
+        for cell in armies:
+            if board.inside(tuple(cell)):
+                free = [c for c in (0, 4, 1, 3, 2) if not _army_at(state, seat, (0, c))]
+                cell[0], cell[1] = 0, free[0]
+        text = "The armies inside the walls are driven back outside."
+    _to_build(state)
+    return [Event(text)]
+
+
+def _to_build(state: State) -> None:
+    state["step"], state["actor"] = "build", state["turn"]
+
+
+# -- Phase III: building -------------------------------------------------------------------------
+
+
+def _legal_build(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "skip_build"}]
+    if not state["built"] and not _fasting(state, seat) and _pieces(state, seat):
+        moves.append({"type": "announce"})
+    return moves
+
+
+def _apply_announce(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    if state["grain"]:
+        state["step"] = "place"
+        return [Event("The Grain Offering keeps every Sin away: the build goes ahead.")]
+    state["step"], state["actor"] = "sin", 1 - seat
+    return []
+
+
+def _apply_skip_build(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["step"] = "discard"
+    return []
+
+
+def _legal_sin(state: State, seat: int) -> list[Move]:
+    hand = _distinct(state["hand"][seat])
+    moves: list[Move] = [{"type": "pass"}]
+    moves += [{"type": "sin", "card": c} for c in hand if c in SINS]
+    moves += [
+        {"type": "evil", "card": c}
+        for c in hand
+        if c in EVIL_INSTANTS and _evil_target(state["play"][1 - seat], c)
+    ]
+    return moves
+
+
+def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    step = state["step"]
+    if step == "sin":
+        state["step"], state["actor"] = "place", state["turn"]
+    elif step == "answer":
+        state["step"] = "discard"
+        return [Event(f"The Sin stands: Seat {seat + 1} cannot build this turn.")]
+    elif step == "blemish":
+        return _atoned(state)
+    elif step == "defend":
+        _to_build(state)
+    else:  # peace_take with nothing to exchange
+        state["step"] = "main"
+    return []
+
+
+def _apply_sin(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, move["card"])
+    state["sin"] = move["card"]
+    state["actor"] = state["turn"]
+    if move["card"] == "Loss of Heart":
+        state["step"] = "discard"
+        return [Event("Loss of Heart cannot be atoned for: no building this turn.")]
+    state["step"] = "answer"
+    return []
+
+
+def _legal_answer(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "pass"}]
+    p = state["play"][seat]
+    if _can_offer(state, seat) and "Burnt Offering" in state["hand"][seat]:
+        moves.append({"type": "burnt"})
+    if p["scapegoat"] == "active" and p["priest"] and not p["evil_priest"]:
+        moves.append({"type": "scapegoat"})
+    return moves
+
+
+def _apply_burnt(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, "Burnt Offering")
+    if _offering_spoiled(state, seat):
+        state["step"] = "discard"
+        return [Event("The Bad Offering on the Altar spoiled the Burnt Offering: the Sin stands.")]
+    state["step"], state["actor"] = "blemish", 1 - seat
+    return []
+
+
+def _atoned(state: State) -> list[Event]:
+    builder = state["turn"]
+    if state["play"][builder]["scapegoat"] == "sideways":
+        state["play"][builder]["scapegoat"] = "active"
+    state["step"], state["actor"] = "place", builder
+    return [Event(f"The Sin {state['sin']} is negated; Seat {builder + 1} may build.")]
+
+
+def _apply_scapegoat(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["play"][seat]["scapegoat"] = None
+    state["discard"][seat].append("Scapegoat")
+    state["step"] = "place"
+    return [Event(f"The Scapegoat carries the Sin {state['sin']} away; Seat {seat + 1} may build.")]
+
+
+def _legal_blemish(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "pass"}]
+    if "Blemished Animal" in state["hand"][seat]:
+        moves.append({"type": "blemish"})
+    return moves
+
+
+def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _use(state, seat, "Blemished Animal")
+    state["step"], state["actor"] = "discard", state["turn"]
+    return [Event("The Burnt Offering was blemished: the Sin stands.")]
+
+
+def _legal_place(state: State, seat: int) -> list[Move]:
+    moves = _pieces(state, seat)
+    if "Cooperation" in state["hand"][seat]:
+        furn = [m["card"] for m in moves if m["card"] in FURNISHINGS]
+        for i, a in enumerate(furn):
+            for b in furn[i + 1 :]:
+                moves.append({"type": "place", "card": a, "with": b})
+    return moves
+
+
+def _place(state: State, seat: int, move: Move) -> None:
+    card = move["card"]
+    _use(state, seat, card)
+    state["discard"][seat].remove(card)
+    if card in STRUCTURES:
+        state["structures"][seat].append(card)
+    elif card in FURNISHINGS:
+        state["furnishings"][seat].append(card)
+    else:
+        state["guarded"][seat][move["gate"]] = True
+
+
+def _apply_place(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    _place(state, seat, move)
+    if move.get("with"):
+        _use(state, seat, "Cooperation")
+        _place(state, seat, {"card": move["with"]})
+    state["built"] = 1
+    state["step"] = "discard"
+    return []
+
+
+# -- Phase IV: discard, and the turn's end -------------------------------------------------------
+
+
+def _legal_discard(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [{"type": "end_turn"}]
+    if state["discarded"] < 2:
+        moves += [{"type": "discard", "card": c} for c in _distinct(state["hand"][seat])]
+    hand = state["hand"][seat]
+    if (
+        len(hand) == HAND
+        and all(c in FURNISHINGS for c in hand)
+        and not any(FURNISHINGS[c] in state["structures"][seat] for c in hand)
+    ):
+        moves.append({"type": "reshuffle"})
+    return moves
+
+
+def _apply_discard(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["hand"][seat].remove(move["card"])
+    state["discard"][seat].append(move["card"])
+    state["discarded"] += 1
+    return []
+
+
+def _apply_reshuffle(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["deck"][seat] += state["hand"][seat]
+    state["hand"][seat] = []
+    rng.shuffle(state["deck"][seat])
+    return _apply_end_turn(state, seat, move, rng)
+
+
+def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    events: list[Event] = []
+    for s in range(2):
+        state["play"][s]["unclean"] = False
+    if state["play"][seat]["fast"] >= 3:
+        state["play"][seat]["fast"] = 0
+        state["discard"][seat].append("Pray and Fast")
+    if state["turn_no"] >= state["turn_limit"]:
+        built = [len(state["structures"][s]) + len(state["furnishings"][s]) for s in range(2)]
+        if built[0] == built[1]:
+            return _finish(
+                state, None, f"Turn limit reached with equal Temples ({built[0]} pieces)."
+            )
+        best = built.index(max(built))
+        return _finish(state, best, f"Turn limit reached; Seat {best + 1} built more ({built}).")
+    nxt = 1 - seat
+    state.update(
+        turn=nxt,
+        actor=nxt,
+        turn_no=state["turn_no"] + 1,
+        step="main",
+        moved=[],
+        carded=[],
+        built=0,
+        sin=None,
+        grain=False,
+        good_played=False,
+        discarded=0,
+        listened=False,
+    )
+    fast = state["play"][nxt]["fast"]
+    if 0 < fast < 3:
+        state["play"][nxt]["fast"] = fast + 1
+    if state["turn_no"] > 2:
+        _draw(state, nxt, HAND - len(state["hand"][nxt]), rng)
+    return events
+
+
+def _finish(state: State, winner: int | None, reason: str) -> list[Event]:
+    state["step"], state["winner"], state["reason"] = "over", winner, reason
+    return [Event(reason)]
+
+
+def _why_not(state: State, move: Any) -> str:
+    """Name the rule that refuses a move outside the legal list."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        return 'A move is an object with a known "type".'
+    kind, step = move["type"], state["step"]
+    card = move.get("card")
+    if (
+        card is not None
+        and card not in state["hand"][state["actor"]]
+        and kind not in ("levite", "peace_take", "fast_take")
+    ):
+        return f"You hold no {card!s}."
+    reasons = {
+        "main": "Phase I: play Priests, Altars, Prophets, Kings, Levites and offerings, or go on.",
+        "military": "Phase II: armies enter at the north gate, move one space, one card each.",
+        "defend": "Only Israelite Armies answer an attack (or pass).",
+        "build": "Phase III: announce a build only with a piece you can place.",
+        "sin": "When a build is announced the opponent may play one Sin (or instants, or pass).",
+        "answer": "A Sin is answered by a Burnt Offering on Priest and Altar, or the Scapegoat.",
+        "blemish": "Only a Blemished Animal answers an offering (or pass).",
+        "place": "Place a piece whose Structure stands, or a Guarded Gate on an open gate.",
+        "discard": "Phase IV: discard up to two cards, then end the turn.",
+        "peace_take": "Peace Offering: take a good card from your draw pile.",
+        "peace_give": "Peace Offering: give back a good card from your hand.",
+    }
+    return f"{kind!s} is not allowed now. {reasons.get(step, '')}"
+
+
+_LEGAL = {
+    "main": _legal_main,
+    "military": _legal_military,
+    "defend": _legal_defend,
+    "build": _legal_build,
+    "sin": _legal_sin,
+    "answer": _legal_answer,
+    "blemish": _legal_blemish,
+    "place": _legal_place,
+    "discard": _legal_discard,
+    "peace_take": _legal_peace_take,
+    "peace_give": _legal_peace_give,
+}
+_APPLY = {
+    "play": _apply_play,
+    "offer": _apply_offer,
+    "levite": _apply_levite,
+    "evil": _apply_evil,
+    "build_now": _apply_build_now,
+    "fast_take": _apply_fast_take,
+    "to_military": _apply_to_military,
+    "army": _apply_army,
+    "move": _apply_move,
+    "destroy": _apply_destroy,
+    "passage": _apply_passage,
+    "siege": _apply_siege,
+    "siege_break": _apply_siege_break,
+    "drop_siege": _apply_drop_siege,
+    "end_military": _apply_end_military,
+    "israelite": _apply_israelite,
+    "israelite2": _apply_israelite,
+    "announce": _apply_announce,
+    "skip_build": _apply_skip_build,
+    "pass": _apply_sin_pass,
+    "sin": _apply_sin,
+    "burnt": _apply_burnt,
+    "scapegoat": _apply_scapegoat,
+    "blemish": _apply_blemish,
+    "place": _apply_place,
+    "discard": _apply_discard,
+    "reshuffle": _apply_reshuffle,
+    "end_turn": _apply_end_turn,
+    "peace_take": _apply_peace_take,
+    "peace_give": _apply_peace_give,
+}

@@ -1,0 +1,161 @@
+// Solomon's Temple: both boards (Temple, gates, armies), cards in play, your hand, and the
+// reaction windows (a Sin, an answer, a Blemished Animal, Israelite Armies) with a Pass button.
+import { h, replace } from "/static/ui.js";
+
+const STEP = {
+  main: "Phase I: play cards", military: "Phase II: attack", defend: "Defend against the attack",
+  build: "Phase III: build", sin: "A build is announced: sin against it?",
+  answer: "A Sin was played: atone for it?", blemish: "A Burnt Offering was made: blemish it?",
+  place: "Phase III: place a piece", discard: "Phase IV: discard up to two",
+  peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
+  over: "Game over",
+};
+const WINDOWS = new Set(["defend", "sin", "answer", "blemish"]);
+const COMPASS = { n: "north", s: "south", e: "east", w: "west" };
+const GATES = [0, 2, 4];
+const TEMPLE = [1, 2, 3];
+
+function label(m) {
+  const card = m.card || "";
+  switch (m.type) {
+    case "play": return `Play ${card}`;
+    case "offer": return `Offer ${card}`;
+    case "evil": return `Play ${card} on opponent`;
+    case "levite": return `Levite: take ${card}`;
+    case "peace_take": return `Take ${card}`;
+    case "peace_give": return `Give back ${card}`;
+    case "build_now": return `Build ${card} now` + ("gate" in m ? ` on gate ${m.gate + 1}` : "");
+    case "place": return `Build ${card}` + ("gate" in m ? ` on gate ${m.gate + 1}` : "") + (m.with ? ` + ${m.with}` : "");
+    case "fast_take": return `Take back ${card}`;
+    case "army": return "Place a Babylonian Army";
+    case "move": return `Army ${m.army + 1} ${COMPASS[m.dir]}`;
+    case "destroy": return `Army ${m.army + 1} destroys ` + (m.target === "temple" ? "the Temple" : `gate ${m.target + 1}`);
+    case "passage": return `Army ${m.army + 1}: Secret Passage`;
+    case "siege": return "Lay Siege";
+    case "siege_break": return `Siege breaks gate ${m.gate + 1}`;
+    case "drop_siege": return "Give up the siege";
+    case "israelite": return "Israelite Army";
+    case "israelite2": return "Two Israelite Armies";
+    case "sin": return `Sin: ${card}`;
+    case "burnt": return "Burnt Offering";
+    case "scapegoat": return "Send the Scapegoat";
+    case "blemish": return "Blemished Animal";
+    case "discard": return `Discard ${card}`;
+    case "reshuffle": return "Reshuffle hand";
+    case "to_military": return "Go to the attack";
+    case "end_military": return "End the attack";
+    case "announce": return "Announce a build";
+    case "skip_build": return "Do not build";
+    case "end_turn": return "End turn";
+    case "pass": return "Pass";
+    default: return m.type;
+  }
+}
+
+function key(m) { return Object.entries(m).map(([k, v]) => `${k}=${v}`).join(";"); }
+
+function moveButton(m, ctx) {
+  return h("button", {
+    class: `st-move st-${m.type}`, "data-legal": "true", "data-key": key(m),
+    "data-testid": `move-${m.type}`, "aria-label": label(m),
+    onclick: () => ctx.play(m).catch(() => {}),
+  }, label(m));
+}
+
+function boardGrid(side, seat, view) {
+  const cells = [];
+  for (let r = 0; r < 5; r++) {
+    for (let c = 0; c < 5; c++) {
+      const army = side.armies.findIndex((a) => a[0] === r && a[1] === c);
+      let cls = "st-cell", text = "";
+      if (r === 0) cls += " st-outside";
+      if (r === 1) {
+        const g = GATES.indexOf(c);
+        if (g < 0) { cls += " st-wall"; text = "#"; }
+        else if (side.guarded[g]) { cls += " st-guarded"; text = `G${g + 1}`; }
+        else { cls += " st-gate"; text = `g${g + 1}`; }
+      }
+      if (r === 4 && TEMPLE.includes(c)) { cls += " st-temple"; text = "T"; }
+      if (army >= 0) { cls += " st-army"; text = `A${army + 1}`; }
+      cells.push(h("span", { class: cls, "aria-label": army >= 0 ? `army ${army + 1}` : "" }, text));
+    }
+  }
+  return h("div", { class: "st-grid", "data-testid": `grid-${seat}` }, cells);
+}
+
+function inPlay(p) {
+  const out = [];
+  if (p.priest) out.push("Priest");
+  if (p.evil_priest) out.push("Evil Priest!");
+  if (p.altar) out.push("Altar" + (p.bad_offering ? " (Bad Offering on it)" : ""));
+  if (p.prophet) out.push(`Prophet ${p.prophet}`);
+  if (p.david) out.push("King David");
+  if (p.solomon) out.push("King Solomon");
+  if (p.scapegoat) out.push(`Scapegoat (${p.scapegoat === "active" ? "active" : "sideways"})`);
+  if (p.unclean) out.push("Unclean");
+  if (p.fast) out.push(`Pray and Fast (turn ${Math.min(p.fast, 3)} of 3)`);
+  if (p.siege) out.push(`Lay Siege (turn ${p.siege})`);
+  return out;
+}
+
+function sidePanel(view, seat, ctx) {
+  const s = view.sides[seat];
+  const temple = h("div", { class: "st-temple-list" },
+    h("div", {}, h("b", {}, "Structures: "), s.structures.join(", ") || "none"),
+    h("div", {}, h("b", {}, "Furnishings: "), s.furnishings.join(", ") || "none"));
+  return h("section", { class: "st-side", "data-testid": `side-${seat}` },
+    h("h3", {}, `${ctx.name(seat)}'s city`, seat === ctx.seat ? " (you)" : ""),
+    h("div", { class: "st-meta" },
+      `Hand ${s.hand_size} · pile ${s.deck_size} · discards ${s.discard.length} · `,
+      `Temple ${s.structures.length}/5 + ${s.furnishings.length}/10`),
+    boardGrid(s, seat, view), temple,
+    h("div", { class: "st-inplay", "data-testid": `inplay-${seat}` },
+      inPlay(s.play).map((t) => h("span", { class: "st-chip" }, t))),
+    s.discard.length ? h("div", { class: "st-discard" }, "Last discard: ", s.discard[s.discard.length - 1]) : "");
+}
+
+function handPanel(view, ctx) {
+  if (ctx.seat === null) return h("p", { class: "st-spectator" }, "You are watching: hands are hidden.");
+  const hand = view.sides[ctx.seat].hand || [];
+  const counted = {};
+  for (const c of hand) counted[c] = (counted[c] || 0) + 1;
+  return h("section", { class: "st-hand", "data-testid": "hand" },
+    h("h3", {}, `Your hand (${hand.length})`),
+    h("div", { class: "st-cards" }, Object.entries(counted).sort().map(([card, n]) =>
+      h("div", { class: "st-card", "data-card": card },
+        h("div", { class: "st-card-name" }, card, n > 1 ? ` x${n}` : ""),
+        h("div", { class: "st-card-text" }, view.texts[card] || "")))));
+}
+
+export default {
+  stylesheet: "/static/games/solomons-temple.css",
+
+  render(container, view, ctx) {
+    const actor = view.actor;
+    const mine = ctx.seat !== null && ctx.seat === actor;
+    const window = WINDOWS.has(view.step);
+    const who = actor === null ? "" : `${ctx.name(actor)} to move`;
+    const prompt = window && mine
+      ? h("div", { class: "st-prompt", "data-testid": "window" }, STEP[view.step],
+          view.sin ? ` (${view.sin})` : "")
+      : "";
+    const die = view.die
+      ? h("div", { class: "st-die", "data-testid": "die" },
+          `Prophet die (${ctx.name(view.die.by)}, turn ${view.die.turn}): ${view.die.roll} `,
+          view.die.face === "star" ? "✡ Star of David: the people listen" : "† Sword: the attack goes on")
+      : "";
+    const status = h("div", { class: "st-status", "data-testid": "status" },
+      `Turn ${view.turn_no} · ${ctx.name(view.turn)}'s turn · ${STEP[view.step]} · ${who}`,
+      view.sin ? ` · Sin in play: ${view.sin}` : "", view.grain ? " · Grain Offering on the Altar" : "");
+    const moves = h("div", { class: "st-moves", "data-testid": "moves" },
+      ctx.legalMoves.map((m) => moveButton(m, ctx)));
+    const order = ctx.seat === 1 ? [1, 0] : [0, 1];
+    replace(container, h("div", { class: "st-root" }, status, die, prompt, moves,
+      handPanel(view, ctx), h("div", { class: "st-sides" }, order.map((s) => sidePanel(view, s, ctx)))));
+  },
+
+  playerBadge(view, seat) {
+    const s = view.sides[seat];
+    return `${s.structures.length + s.furnishings.length}/15 built · ${s.hand_size} cards`;
+  },
+};

@@ -1,0 +1,486 @@
+"""Solomon's Temple: a test per phase rule and per card from hand-made states, and random-game
+properties (cards conserved, secrets kept, moves outside the legal list refused)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import IllegalMove
+from games.solomons_temple.data import COUNTS, FURNISHINGS, HAND, STRUCTURES
+from games.solomons_temple.rules import SolomonOptions, SolomonsTemple
+from tests.games.playout import play_random
+
+GAME = SolomonsTemple()
+RNG = Random(0)
+
+
+def table(hand0: list[str] = (), hand1: list[str] = (), step: str = "main") -> dict[str, Any]:
+    """Seat 1 to move at `step` on turn 3, holding exactly `hand0` (seat 2 `hand1`); every other
+    card of each deck goes to its draw pile so the 100 cards stay accounted for."""
+    state = GAME.setup(2, SolomonOptions(), Random(5))
+    for seat, hand in enumerate((hand0, hand1)):
+        pool = state["deck"][seat] + state["hand"][seat]
+        for card in hand:
+            pool.remove(card)
+        state["hand"][seat], state["deck"][seat] = list(hand), pool
+    state.update(step=step, actor=0, turn=0, turn_no=3)
+    return state
+
+
+def act(state: dict[str, Any], seat: int, move: dict[str, Any]) -> dict[str, Any]:
+    assert move in GAME.legal_moves(state, seat), (move, GAME.legal_moves(state, seat))
+    return GAME.apply(state, seat, move, RNG)[0]
+
+
+def kinds(state: dict[str, Any], seat: int) -> set[str]:
+    return {m["type"] for m in GAME.legal_moves(state, seat)}
+
+
+def total_cards(state: dict[str, Any], seat: int) -> Counter:
+    """Every card a seat owns wherever it is (hand, pile, discards, board, in play)."""
+    c = Counter(state["hand"][seat] + state["deck"][seat] + state["discard"][seat])
+    c.update(state["structures"][seat] + state["furnishings"][seat])
+    c["Guarded Gate"] += sum(state["guarded"][seat])
+    p = state["play"][seat]
+    c.update(
+        k
+        for k, on in (
+            ("Priest", p["priest"]),
+            ("Altar", p["altar"]),
+            ("King David", p["david"]),
+            ("King Solomon", p["solomon"]),
+        )
+        if on
+    )
+    if p["prophet"]:
+        c[p["prophet"]] += 1
+    if p["scapegoat"]:
+        c["Scapegoat"] += 1
+    if p["fast"] > 0:
+        c["Pray and Fast"] += 1
+    opp = state["play"][1 - seat]
+    c["Evil Priest"] += opp["evil_priest"]
+    c["Bad Offering"] += opp["bad_offering"]
+    if p["siege"]:
+        c["Lay Siege"] += 1
+    return c
+
+
+# -- setup and Phase I ------------------------------------------------------------------------
+
+
+def test_setup_deals_eight_and_a_prophet_each_from_a_100_card_deck() -> None:
+    assert sum(COUNTS.values()) == 100
+    state = GAME.setup(2, SolomonOptions(), Random(1))
+    for seat in range(2):
+        assert len(state["hand"][seat]) == HAND and len(state["deck"][seat]) == 91
+        assert state["play"][seat]["prophet"]
+        assert total_cards(state, seat) == Counter(COUNTS)
+    with pytest.raises(IllegalMove):
+        GAME.setup(3, SolomonOptions(), Random(1))
+
+
+def test_no_draw_on_the_first_turns_then_draw_up_to_eight() -> None:
+    state = GAME.setup(2, SolomonOptions(), Random(1))
+    state["hand"][1] = state["hand"][1][:5]
+    state.update(step="discard")
+    after = act(state, 0, {"type": "end_turn"})
+    assert len(after["hand"][1]) == 5, "turn 2 is seat 2's first turn: no draw"
+    after.update(step="discard", actor=1)
+    after["hand"][0] = after["hand"][0][:3]
+    again = act(after, 1, {"type": "end_turn"})
+    assert len(again["hand"][0]) == HAND
+
+
+def test_priest_altar_kings_scapegoat_come_into_play() -> None:
+    state = table(["Priest", "Altar", "King David", "King Solomon", "Scapegoat"])
+    for card in ("Priest", "Altar", "King David", "King Solomon", "Scapegoat"):
+        state = act(state, 0, {"type": "play", "card": card})
+    p = state["play"][0]
+    assert p["priest"] and p["altar"] and p["david"] and p["solomon"]
+    assert p["scapegoat"] == "sideways"
+    assert {"type": "play", "card": "Priest"} not in GAME.legal_moves(state, 0)
+
+
+def test_offerings_need_priest_and_altar() -> None:
+    state = table(["Grain Offering", "Priest"])
+    assert "offer" not in kinds(state, 0)
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    assert state["grain"]
+
+
+def test_guilt_offering_redraws_eight() -> None:
+    state = table(["Guilt Offering", "Doubt"])
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
+    assert len(state["hand"][0]) == HAND
+
+
+def test_peace_offering_swaps_a_good_card_in_two_steps() -> None:
+    state = table(["Peace Offering", "Levite"])
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
+    assert state["step"] == "peace_take"
+    state = act(state, 0, {"type": "peace_take", "card": "Porch"})
+    assert GAME.legal_moves(state, 0) == [{"type": "peace_give", "card": "Levite"}]
+    state = act(state, 0, {"type": "peace_give", "card": "Levite"})
+    assert state["hand"][0] == ["Porch"] and "Levite" in state["deck"][0]
+
+
+def test_bad_offering_spoils_the_next_offering() -> None:
+    state = table(["Grain Offering"], ["Bad Offering"])
+    state["play"][0].update(priest=True, altar=True)
+    state["step"], state["actor"] = "sin", 1
+    state = act(state, 1, {"type": "evil", "card": "Bad Offering"})
+    assert state["play"][0]["bad_offering"]
+    state.update(step="main", actor=0)
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    assert not state["grain"] and not state["play"][0]["bad_offering"]
+
+
+def test_levite_searches_own_pile_for_a_structure() -> None:
+    state = table(["Levite"])
+    moves = [m for m in GAME.legal_moves(state, 0) if m["type"] == "levite"]
+    assert {m["card"] for m in moves} == set(STRUCTURES)
+    state = act(state, 0, {"type": "levite", "card": "Main Hall"})
+    assert state["hand"][0] == ["Main Hall"]
+    hidden = GAME.redact_move({"type": "levite", "card": "Main Hall"}, 0, 1)
+    assert "card" not in hidden and "Main Hall" not in GAME.describe(hidden)
+
+
+def test_evil_priest_broken_altar_unclean() -> None:
+    state = table(["Evil Priest", "Broken Altar", "Unclean"])
+    assert "evil" not in kinds(state, 0), "nothing to aim at yet"
+    state["play"][1].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "evil", "card": "Unclean"})
+    assert state["play"][1]["unclean"]
+    state = act(state, 0, {"type": "evil", "card": "Broken Altar"})
+    assert not state["play"][1]["altar"] and "Altar" in state["discard"][1]
+    state = act(state, 0, {"type": "evil", "card": "Evil Priest"})
+    assert state["play"][1]["evil_priest"] and not state["play"][1]["priest"]
+
+
+def test_a_new_priest_sends_the_evil_priest_away() -> None:
+    state = table(["Priest"])
+    state["play"][0]["evil_priest"] = True
+    state = act(state, 0, {"type": "play", "card": "Priest"})
+    assert state["play"][0]["priest"] and not state["play"][0]["evil_priest"]
+    assert "Evil Priest" in state["discard"][1]
+
+
+def test_king_solomon_and_david_build_at_once_outside_the_limit() -> None:
+    state = table(["Porch", "Main Hall", "Guarded Gate"])
+    assert "build_now" not in kinds(state, 0)
+    state["play"][0].update(solomon=True, david=True)
+    state = act(state, 0, {"type": "build_now", "card": "Porch"})
+    state = act(state, 0, {"type": "build_now", "card": "Main Hall"})
+    state = act(state, 0, {"type": "build_now", "card": "Guarded Gate", "gate": 1})
+    assert state["structures"][0] == ["Porch", "Main Hall"] and state["guarded"][0][1]
+    assert state["built"] == 0
+
+
+def test_filling_wins_only_with_a_complete_temple() -> None:
+    state = table(["Filling of the Holy of Holies"])
+    assert "play" not in kinds(state, 0)
+    state["structures"][0] = list(STRUCTURES)
+    state["furnishings"][0] = list(FURNISHINGS)
+    state = act(state, 0, {"type": "play", "card": "Filling of the Holy of Holies"})
+    outcome = GAME.outcome(state)
+    assert outcome and outcome.winners == [0] and not GAME.to_act(state)
+
+
+def test_pray_and_fast_forbids_good_cards_then_returns_one() -> None:
+    state = table(["Pray and Fast", "Priest"])
+    state = act(state, 0, {"type": "play", "card": "Pray and Fast"})
+    assert "play" not in kinds(state, 0), "no good card while fasting"
+    state["play"][0]["fast"] = 3
+    state["discard"][0].append("Altar")
+    state = act(state, 0, {"type": "fast_take", "card": "Altar"})
+    assert "Altar" in state["hand"][0]
+
+
+# -- Phase II ---------------------------------------------------------------------------------
+
+
+def test_prophet_star_stops_the_attack_and_sword_lets_it_go() -> None:
+    outcomes = set()
+    for n in range(20):
+        state = table(["Babylonian Army"])
+        after, _ = GAME.apply(state, 0, {"type": "to_military"}, Random(n))
+        assert after["die"]["by"] == 1
+        outcomes.add(after["die"]["face"])
+        if after["die"]["face"] == "star":
+            assert after["step"] == "defend" and after["actor"] == 1
+        else:
+            assert {"type": "army"} in GAME.legal_moves(after, 0)
+    assert outcomes == {"star", "sword"}
+
+
+def test_no_prophet_no_roll() -> None:
+    state = table(["Babylonian Army"])
+    state["play"][1]["prophet"] = None
+    state = act(state, 0, {"type": "to_military"})
+    assert state["die"] is None and state["step"] == "military"
+
+
+def test_army_enters_at_the_north_gate_and_moves_one_space() -> None:
+    state = table(["Babylonian Army", "Babylonian Army"], step="military")
+    state = act(state, 0, {"type": "army"})
+    assert state["armies"][1] == [[0, 2]]
+    assert {"type": "army"} not in GAME.legal_moves(state, 0), "the entry is taken"
+    state = act(state, 0, {"type": "move", "army": 0, "dir": "s"})
+    assert state["armies"][1] == [[1, 2]]
+    assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "move"]
+
+
+def test_guarded_gates_and_walls_block() -> None:
+    state = table([], step="military")
+    state["armies"][1] = [[0, 2]]
+    state["guarded"][1][1] = True
+    dirs = {m["dir"] for m in GAME.legal_moves(state, 0) if m["type"] == "move"}
+    assert dirs == {"e", "w"}
+
+
+def test_destruction_of_a_gate_and_of_the_temple() -> None:
+    state = table(["Destruction", "Destruction"], step="military")
+    state["guarded"][1][1] = True
+    state["armies"][1] = [[0, 2], [3, 2]]
+    state["structures"][1] = ["Main Hall"]
+    state["furnishings"][1] = ["Golden Lampstand", "Table of Showbread", "Altar of Incense"]
+    state = act(state, 0, {"type": "destroy", "army": 0, "target": 1})
+    assert not state["guarded"][1][1] and "Guarded Gate" in state["discard"][1]
+    assert not [
+        m for m in GAME.legal_moves(state, 0) if m.get("army") == 0 and m["type"] == "destroy"
+    ], "one Destruction per army"
+    state = act(state, 0, {"type": "destroy", "army": 1, "target": "temple"})
+    assert state["furnishings"][1] == ["Golden Lampstand"]
+    assert state["play"][1]["prophet"] is None and len(state["armies"][1]) == 1
+
+
+def test_secret_passage_goes_through_a_guarded_gate() -> None:
+    state = table(["Secret Passage"], step="military")
+    state["guarded"][1][0] = True
+    state["armies"][1] = [[0, 0]]
+    state = act(state, 0, {"type": "passage", "army": 0})
+    assert state["armies"][1] == [[2, 0]]
+
+
+def test_lay_siege_counts_turns_then_breaks_a_gate() -> None:
+    state = table(["Lay Siege", "Destruction"], step="military")
+    state["armies"][1] = [[0, 1], [0, 3]]
+    state["guarded"][1] = [True, True, False]
+    state = act(state, 0, {"type": "siege"})
+    assert "destroy" not in kinds(state, 0) and "siege_break" not in kinds(state, 0)
+    state["play"][0]["siege"] = 3
+    state = act(state, 0, {"type": "siege_break", "gate": 0})
+    assert state["guarded"][1] == [False, True, False] and not state["play"][0]["siege"]
+
+
+def test_one_israelite_army_drives_armies_out_two_rout_them() -> None:
+    state = table([], ["Israelite Army", "Israelite Army"], step="defend")
+    state["actor"] = 1
+    state["armies"][1] = [[2, 2], [0, 2], [3, 0]]
+    one = act(state, 1, {"type": "israelite"})
+    assert all(cell[0] == 0 for cell in one["armies"][1]) and one["step"] == "build"
+    two = act(state, 1, {"type": "israelite2"})
+    assert two["armies"][1] == []
+
+
+def test_the_defend_window_opens_without_an_israelite_army() -> None:
+    state = table([], ["Doubt"], step="military")
+    state = act(state, 0, {"type": "end_military"})
+    assert state["step"] == "defend" and GAME.legal_moves(state, 1) == [{"type": "pass"}]
+
+
+# -- Phase III --------------------------------------------------------------------------------
+
+
+def test_announce_needs_a_placeable_piece() -> None:
+    state = table(["Veil"], step="build")
+    assert kinds(state, 0) == {"skip_build"}
+    state["structures"][0] = ["Holy of Holies"]
+    assert "announce" in kinds(state, 0)
+
+
+def test_sin_answered_by_burnt_offering_then_build() -> None:
+    state = table(["Porch", "Burnt Offering"], ["Idol Worship"], step="build")
+    state["play"][0].update(priest=True, altar=True, scapegoat="sideways")
+    state = act(state, 0, {"type": "announce"})
+    assert state["step"] == "sin" and state["actor"] == 1
+    state = act(state, 1, {"type": "sin", "card": "Idol Worship"})
+    assert state["step"] == "answer" and state["actor"] == 0
+    state = act(state, 0, {"type": "burnt"})
+    assert state["step"] == "blemish" and state["actor"] == 1
+    state = act(state, 1, {"type": "pass"})
+    assert state["play"][0]["scapegoat"] == "active"
+    state = act(state, 0, {"type": "place", "card": "Porch"})
+    assert state["structures"][0] == ["Porch"] and state["step"] == "discard"
+
+
+def test_unanswered_sin_stops_the_build() -> None:
+    state = table(["Porch"], ["Doubt"], step="build")
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "window opens without an answer"
+    state = act(state, 0, {"type": "pass"})
+    assert state["step"] == "discard" and state["structures"][0] == []
+
+
+def test_loss_of_heart_cannot_be_atoned() -> None:
+    state = table(["Porch", "Burnt Offering"], ["Loss of Heart"], step="build")
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Loss of Heart"})
+    assert state["step"] == "discard" and state["actor"] == 0
+
+
+def test_blemished_animal_negates_the_burnt_offering() -> None:
+    state = table(["Porch", "Burnt Offering"], ["Doubt", "Blemished Animal"], step="build")
+    state["play"][0].update(priest=True, altar=True)
+    for seat, move in (
+        (0, {"type": "announce"}),
+        (1, {"type": "sin", "card": "Doubt"}),
+        (0, {"type": "burnt"}),
+        (1, {"type": "blemish"}),
+    ):
+        state = act(state, seat, move)
+    assert state["step"] == "discard" and state["structures"][0] == []
+
+
+def test_unclean_in_the_sin_window_stops_the_burnt_offering() -> None:
+    state = table(["Porch", "Burnt Offering"], ["Doubt", "Unclean"], step="build")
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "evil", "card": "Unclean"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert "burnt" not in kinds(state, 0)
+
+
+def test_scapegoat_negates_a_sin_with_a_priest() -> None:
+    state = table(["Porch"], ["Arrogance"], step="build")
+    state["play"][0].update(priest=True, scapegoat="active")
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Arrogance"})
+    state = act(state, 0, {"type": "scapegoat"})
+    assert state["step"] == "place" and state["play"][0]["scapegoat"] is None
+
+
+def test_grain_offering_keeps_sin_away() -> None:
+    state = table(["Porch"], ["Doubt"], step="build")
+    state["grain"] = True
+    state = act(state, 0, {"type": "announce"})
+    assert state["step"] == "place" and state["actor"] == 0
+
+
+def test_furnishing_needs_its_structure_and_cooperation_places_two() -> None:
+    state = table(["Cherubim", "Veil", "Cooperation"], step="place")
+    assert GAME.legal_moves(state, 0) == []
+    state["structures"][0] = ["Holy of Holies"]
+    state = act(state, 0, {"type": "place", "card": "Cherubim", "with": "Veil"})
+    assert state["furnishings"][0] == ["Cherubim", "Veil"] and state["hand"][0] == []
+
+
+def test_guarded_gate_goes_on_an_open_gate_only() -> None:
+    state = table(["Guarded Gate"], step="place")
+    state["guarded"][0] = [True, False, True]
+    assert GAME.legal_moves(state, 0) == [{"type": "place", "card": "Guarded Gate", "gate": 1}]
+
+
+# -- Phase IV and the end ---------------------------------------------------------------------
+
+
+def test_discard_up_to_two() -> None:
+    state = table(["Doubt", "Arrogance", "Veil"], step="discard")
+    state = act(state, 0, {"type": "discard", "card": "Doubt"})
+    state = act(state, 0, {"type": "discard", "card": "Veil"})
+    assert kinds(state, 0) == {"end_turn"}
+
+
+def test_eight_unplaceable_furnishings_may_be_reshuffled() -> None:
+    hand = [
+        "Veil",
+        "Cherubim",
+        "Ark of the Covenant",
+        "Bronze Sea",
+        "Bronze Lavers",
+        "Capital of Boaz",
+        "Capital of Jachin",
+        "Golden Lampstand",
+    ]
+    state = table(hand, step="discard")
+    assert "reshuffle" in kinds(state, 0)
+    state = act(state, 0, {"type": "reshuffle"})
+    assert state["turn"] == 1
+
+
+def test_turn_limit_gives_the_larger_temple() -> None:
+    state = table(step="discard")
+    state["turn_no"] = state["turn_limit"]
+    state["structures"][1] = ["Porch"]
+    state = act(state, 0, {"type": "end_turn"})
+    outcome = GAME.outcome(state)
+    assert outcome and outcome.winners == [1] and outcome.breakdown[1]
+
+
+def test_every_refusal_names_its_rule() -> None:
+    state = table(["Porch"], step="build")
+    for bad in ({"type": "place", "card": "Porch"}, {"type": "play", "card": "Veil"}, {"x": 1}):
+        with pytest.raises(IllegalMove) as err:
+            GAME.apply(state, 0, bad, RNG)
+        assert err.value.message
+    with pytest.raises(IllegalMove) as err:
+        GAME.apply(state, 1, {"type": "skip_build"}, RNG)
+    assert err.value.code == "not_your_turn"
+
+
+# -- random games -----------------------------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9))
+def test_random_games_keep_every_card_and_refuse_outside_moves(seed: int) -> None:
+    play = play_random(GAME, 2, SolomonOptions(), f"sol:{seed}")
+    state = play.state
+    assert GAME.outcome(state) is not None
+    for seat in range(2):
+        assert total_cards(state, seat) == Counter(COUNTS), "a card was lost or made"
+        assert len(state["armies"][seat]) <= 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 300))
+def test_views_hide_hands_and_piles(seed: int, steps: int) -> None:
+    chooser = Random(seed)
+    state = GAME.setup(2, SolomonOptions(), Random(seed))
+    for _ in range(steps):
+        if not GAME.to_act(state):
+            break
+        seat = next(iter(GAME.to_act(state)))
+        state = GAME.apply(state, seat, chooser.choice(GAME.legal_moves(state, seat)), chooser)[0]
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        for seat in range(2):
+            assert (view["sides"][seat]["hand"] is not None) == (viewer == seat)
+            assert "deck" not in view["sides"][seat]
+        other = dict(state, hand=[list(h) for h in state["hand"]])
+        if viewer != 0:
+            other["hand"][0] = ["Doubt"] * len(state["hand"][0])
+        if viewer != 1:
+            other["hand"][1] = ["Doubt"] * len(state["hand"][1])
+        assert GAME.view(other, viewer) == view
+    acting = GAME.to_act(state)
+    if acting:
+        seat = next(iter(acting))
+        for bogus in (
+            {"type": "place", "card": "Nothing"},
+            {"type": "move", "army": 9, "dir": "n"},
+        ):
+            with pytest.raises(IllegalMove):
+                GAME.apply(state, seat, bogus, chooser)
