@@ -18,6 +18,8 @@ def _load_all() -> None:
     # slip into the lobby (or the conformance suite) just by existing on disk.
     import games.five_realms
     import games.gem_pyramid
+    import games.solomons_temple
+    import games.temple_of_five
     import games.temple_rush  # noqa: F401
 
 

@@ -10,11 +10,13 @@ back to the same question. Only the active seat (`turn`) ever moves.
 State (plain JSON):
     players          always 2
     faces            card id -> {banner, character}; ids are random per game (secret table)
-    deck             card ids, top first (banner of the top card is public, the rest is not)
+    deck             card ids, top first (the top banner is public, and the one under it while
+                     the drawn top card is placed; the rest is not)
     square           "x,y" -> card id: Alkane, re-based to start at 0,0
     hand             card ids collected (or picked by a Witch) and not yet placed
     discard          card ids, bottom first
-    seats            per seat {castles, throne, council, titans, influence: {realm: [ids]}}
+    seats            per seat {castles, throne, council, titans, influence: {realm: [ids]},
+                     earned: {why: castles} for the end screen}
     public           card ids whose character side everybody has seen (recruited once)
     known            per seat, card ids whose character side only that seat has seen
     turn             the active seat; extra_turns: General turns still owed to it
@@ -43,6 +45,7 @@ from games.five_realms.data import (
     POPESS_CASTLES,
     QUEEN,
     REALMS,
+    REFILL_BELOW,
     START_CASTLES,
     STEAL,
     TITAN_CASTLES,
@@ -55,7 +58,7 @@ from games.five_realms.data import (
     faces,
 )
 from games.five_realms.view import QUESTIONS, describe_move, scramble, view_of
-from games.protocol import Event, IllegalMove, Move, Outcome, State
+from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
 
 PLAYERS = 2
 Task = dict[str, Any]
@@ -125,7 +128,7 @@ class FiveRealms:
         if seat != state["turn"]:
             raise IllegalMove("not_your_turn", "It is not your turn.")
         _check(state, move)
-        new = json.loads(json.dumps(state))
+        new = clone(state)
         events = _play(new, move)
         return new, events + _advance(new)
 
@@ -136,11 +139,12 @@ class FiveRealms:
         if state["winner"] is not None:
             winner = state["winner"]
             ranking = [1 if s == winner else 2 for s in range(PLAYERS)]
-            return Outcome(scores, [winner], ranking, f"Seat {winner + 1} gathered 5 Titans.")
+            return Outcome(scores, [winner], ranking, f"Seat {winner + 1} gathered 5 Titans.",
+                           _breakdown(state))
         keys = [(s["castles"], _influence_total(s)) for s in state["seats"]]
         ranking = [1 + sum(1 for other in keys if other > mine) for mine in keys]
         winners = [s for s in range(PLAYERS) if ranking[s] == 1]
-        return Outcome(scores, winners, ranking, _end_reason(keys, winners))
+        return Outcome(scores, winners, ranking, _end_reason(keys, winners), _breakdown(state))
 
     def zombie_move(self, state: State, seat: int) -> Move:
         return self.legal_moves(state, seat)[0]
@@ -166,7 +170,20 @@ class FiveRealms:
 
 def _seat(throne: str) -> dict[str, Any]:
     return {"castles": START_CASTLES, "throne": throne, "council": [], "titans": [],
-            "influence": {realm: [] for realm in REALMS}}
+            "influence": {realm: [] for realm in REALMS}, "earned": {}}
+
+
+def _breakdown(state: State) -> list[dict[str, float]]:
+    """Per seat: the starting castles, then castles by the card or effect that earned (or lost)
+    them, as recorded by `_gain` and `_steal`."""
+    return [{"Starting castles": float(START_CASTLES),
+             **{why: float(n) for why, n in seat.get("earned", {}).items()}}
+            for seat in state["seats"]]
+
+
+def _earn(state: State, seat: int, why: str, castles: int) -> None:
+    earned = state["seats"][seat].setdefault("earned", {})
+    earned[why] = earned.get(why, 0) + castles
 
 
 def _influence_total(seat: dict[str, Any]) -> int:
@@ -200,6 +217,7 @@ def _gain(state: State, seat: int, castles: int, why: str) -> Events:
     if not castles:
         return []
     state["seats"][seat]["castles"] += castles
+    _earn(state, seat, why, castles)
     return [Event(f"Seat {seat + 1} earns {castles} castle(s): {why}.",
                   data={"seat": seat, "castles": castles})]
 
@@ -210,6 +228,9 @@ def _steal(state: State, seat: int, most: int, why: str) -> Events:
     taken = min(most, state["seats"][other]["castles"])
     state["seats"][other]["castles"] -= taken
     state["seats"][seat]["castles"] += taken
+    if taken:
+        _earn(state, seat, f"Stolen: {why}", taken)
+        _earn(state, other, f"Lost to a steal: {why}", -taken)
     return [Event(f"Seat {seat + 1} steals {taken} castle(s) from seat {other + 1}: {why}.",
                   data={"seat": seat, "stolen": taken})]
 
@@ -546,7 +567,7 @@ def _witch_use_moves(state: State) -> list[Move]:
 def _end_turn(state: State) -> Events:
     seat = state["turn"]
     events: Events = []
-    if len(state["square"]) < 2:
+    if len(state["square"]) < REFILL_BELOW:
         state["square"], state["deck"] = square.refill(state["square"], state["deck"])
         events.append(Event("Alkane is dealt afresh.", data={"square": state["square"]}))
     if not state["deck"]:

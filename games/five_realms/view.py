@@ -7,7 +7,6 @@ the faces of unseen cards never leave the state.
 
 from __future__ import annotations
 
-import json
 from random import Random
 from typing import Any
 
@@ -18,7 +17,7 @@ from games.five_realms.data import (
     REALMS,
     character_name,
 )
-from games.protocol import Move, State
+from games.protocol import Move, State, clone
 
 QUESTIONS: dict[str, str] = {
     "place": "Place the drawn card on an empty spot next to a card, keeping Alkane 3x3.",
@@ -64,9 +63,10 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
         "winner": state["winner"],
         "extra_turns": state["extra_turns"],
         "square": _square(state),
-        "last": state["last"],
+        "last": list(state["last"]) if state["last"] is not None else None,
         "deck": {"count": len(state["deck"]),
-                 "top_banner": _banner_of(state, state["deck"][:1])},
+                 "top_banner": _banner_of(state, state["deck"][:1]),
+                 "next_banner": _banner_of(state, state["deck"][_in_sight(state) - 1:][:1])},
         "discard": {"count": len(cards), "top_banner": _banner_of(state, state["discard"][-1:]),
                     "cards": cards},
         "hand": [card_view(state, c, seen) for c in state["hand"]],
@@ -76,6 +76,13 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
         "banner_names": dict(BANNER_NAMES),
         "character_names": dict(CHARACTER_NAMES),
     }
+
+
+def _in_sight(state: State) -> int:
+    """Deck cards whose banner anyone can see: the top one, and while the drawn top card is
+    being placed the one under it too (the deck lies banner side up)."""
+    placing = not state["over"] and state["todo"][0]["kind"] == "place"
+    return 2 if placing else 1
 
 
 def _banner_of(state: State, cards: list[str]) -> str | None:
@@ -119,7 +126,8 @@ def _pending(state: State, seen: set[str]) -> dict[str, Any] | None:
     kind = task["kind"]
     out: dict[str, Any] = {"kind": kind, "seat": state["turn"], "prompt": QUESTIONS[kind]}
     if kind == "collect":
-        out["options"] = task["options"]
+        out["options"] = [{"banner": o["banner"], "cards": list(o["cards"])}
+                          for o in task["options"]]
     elif kind == "order":
         out["entries"] = [{**e, "name": character_name(state["faces"][e["card"]])}
                           for e in task["entries"]]
@@ -135,11 +143,12 @@ def _pending(state: State, seen: set[str]) -> dict[str, Any] | None:
 
 
 def scramble(state: State, viewer: int | None, rng: Random) -> State:
-    """Shuffle the deck below its top card and deal the unseen character sides anew."""
-    new = json.loads(json.dumps(state))
-    rest = new["deck"][1:]
+    """Shuffle the deck below the banners in sight and deal the unseen character sides anew."""
+    new = clone(state)
+    shown = _in_sight(state)
+    rest = new["deck"][shown:]
     rng.shuffle(rest)
-    new["deck"] = new["deck"][:1] + rest
+    new["deck"] = new["deck"][:shown] + rest
     seen = visible(state, viewer)
     by_banner: dict[str, list[str]] = {}
     for card in sorted(state["faces"]):

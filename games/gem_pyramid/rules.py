@@ -1,7 +1,7 @@
 """Lucent (Fat Elf Games, 2020), rulebook ../shared/rulebooks/gem-pyramid.txt.
 
 Order, as in every game module: constants, options, the game, helpers. Reconstructions (deck,
-colours, Geomancer rules, when a lone survivor stops) are argued in RULES.md beside this file.
+colours, Geomancer rules) are argued in RULES.md beside this file.
 
 State (plain JSON):
     players, options      as given to setup
@@ -13,19 +13,27 @@ State (plain JSON):
     turn                  the seat to act, or None when the game (series) is over
     last_placer           the seat that placed the latest gem of this game
     points                per seat, over the series
+    earned                per seat, {reason: points} over the series, for the end screen
     first                 the seat that opened this game
     finished              True when the series is over
 """
 
 from __future__ import annotations
 
-import copy
 from random import Random
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from games.protocol import Event, IllegalMove, Move, Outcome, State, ranking_from_scores
+from games.protocol import (
+    Event,
+    IllegalMove,
+    Move,
+    Outcome,
+    State,
+    clone,
+    ranking_from_scores,
+)
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
 WILD = "wild"
@@ -86,6 +94,7 @@ class GemPyramid:
             "options": opts.model_dump(),
             "game_no": 0,
             "points": [0] * players,
+            "earned": [{} for _ in range(players)],
             "finished": False,
         }
         return _deal(state, first=0, rng=rng)
@@ -102,7 +111,7 @@ class GemPyramid:
         if state["turn"] != seat:
             raise IllegalMove("not_your_turn", "It is not your turn.")
         _check_play(state, seat, move)
-        new = copy.deepcopy(state)
+        new = clone(state)
         kind, row, pos = move["gem"], move["row"], move["pos"]
         new["rows"][row][pos] = kind
         new["hands"][seat][kind] -= 1
@@ -123,7 +132,9 @@ class GemPyramid:
             reason = f"Most points after {state['game_no']} game(s)."
         else:
             reason = f"Seat {winners[0] + 1} placed the last gem."
-        return Outcome(scores, winners, ranking_from_scores(scores), reason)
+        earned = state.get("earned", [{} for _ in scores])
+        breakdown = [{why: float(n) for why, n in mine.items()} for mine in earned]
+        return Outcome(scores, winners, ranking_from_scores(scores), reason, breakdown)
 
     def zombie_move(self, state: State, seat: int) -> Move:
         return self.legal_moves(state, seat)[0]
@@ -131,6 +142,9 @@ class GemPyramid:
     # -- presentation --------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return clone(self._view(state, seat))
+
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         return {
             "rows": state["rows"],
             "focus": {"row": 0, "pos": FOCUS_POS},
@@ -155,7 +169,7 @@ class GemPyramid:
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Re-deal every card the viewer cannot see, keeping each hidden hand's size."""
-        new = copy.deepcopy(state)
+        new = clone(state)
         hidden_seats = [s for s in range(state["players"]) if s != viewer]
         pool = [k for s in hidden_seats for k, n in state["hands"][s].items() for _ in range(n)]
         pool += state["removed"]
@@ -297,15 +311,22 @@ def _why_not(rows: list[list[str | None]], row: int, pos: int) -> str:
 # -- turn order and scoring --------------------------------------------------------------------
 
 
+def _score(state: State, seat: int, why: str) -> None:
+    """One point for `seat`, remembered by reason for the end screen's breakdown."""
+    state["points"][seat] += 1
+    earned = state.setdefault("earned", [{} for _ in state["points"]])[seat]
+    earned[why] = earned.get(why, 0) + 1
+
+
 def _empty_hand(state: State, seat: int, last_kind: str) -> list[Event]:
     """A seat that played every card is done; in scored games it earns its points."""
     state["out"][seat] = True
     events = [Event(f"Seat {seat + 1} has played every gem.")]
     if _scored(state["options"]):
-        state["points"][seat] += 1
+        _score(state, seat, "Empty hand")
         events.append(Event(f"Seat {seat + 1} scores a point for an empty hand."))
         if last_kind == GEOMANCER and state["options"]["geomancer"]:
-            state["points"][seat] += 1
+            _score(state, seat, "Geomancer played last")
             events.append(Event(f"Seat {seat + 1} scores a point for a Geomancer played last."))
     return events
 
@@ -330,9 +351,10 @@ def _advance(state: State, seat: int, rng: Random) -> list[Event]:
 
 
 def _lone_survivor_stops(state: State, seat: int) -> bool:
-    """With one seat left and nothing more to score, the last placer is already decided."""
+    """A lone seat that placed the latest gem wins whatever it does next, so with nothing more
+    to score play stops. A lone seat that did not place last plays on: it wins if it places."""
     alive = [s for s in range(state["players"]) if not state["out"][s]]
-    return alive == [seat] and not _scored(state["options"])
+    return alive == [seat] and state["last_placer"] == seat and not _scored(state["options"])
 
 
 def _end_game(state: State, rng: Random) -> list[Event]:
@@ -340,10 +362,10 @@ def _end_game(state: State, rng: Random) -> list[Event]:
     state["turn"] = None
     events = [Event(f"Seat {winner + 1} placed the last gem and wins game {state['game_no']}.")]
     if not _scored(state["options"]):
-        state["points"][winner] += 1
+        _score(state, winner, "Last gem placed")
         state["finished"] = True
         return events
-    state["points"][winner] += 1
+    _score(state, winner, "Last gem placed")
     series_over = not state["options"]["points"] or state["game_no"] >= state["options"]["games"]
     if series_over:
         state["finished"] = True

@@ -79,20 +79,18 @@ def clear_zone(player: Player, zone: int) -> None:
     player["zones"][zone] = []
 
 
-def bank_completed(player: Player, zone: int) -> int | None:
-    """After a completed temple: the largest block whose size the bonus area lacks goes there,
-    the rest back to the supply. Returns the banked size (None if every size is there)."""
-    banked = {BLOCK_SIZES[i] for i in player["bonus"]}
-    choices = [b for b in player["zones"][zone] if b["size"] not in banked]
-    best = max(choices, key=lambda b: (b["size"], -b["id"]), default=None)
-    if best is not None:
-        remove_from_zone(player, zone, best["id"])
-        player["bonus"] = sorted([*player["bonus"], best["id"]])
+def bank_completed(player: Player, zone: int, block_id: int | None) -> int | None:
+    """After a completed temple: the chosen block goes to the bonus area (None: every size of
+    the temple is banked already), the rest back to the supply. Returns the banked size."""
+    size = None
+    if block_id is not None:
+        size = remove_from_zone(player, zone, block_id)["size"]
+        player["bonus"] = sorted([*player["bonus"], block_id])
     clear_zone(player, zone)
     if player["mortar_zone"] == zone:
         player["mortar_zone"] = None
         player["powers"]["mortar"] = "used"
-    return None if best is None else best["size"]
+    return size
 
 
 def rebuild(player: Player, zone: int, card: int | None) -> int:

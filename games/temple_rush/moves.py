@@ -5,13 +5,16 @@ Move shapes (all small JSON dicts):
         + {"from_zone", "block"}   that block moved from another construction (none in supply)
         + {"power": "hammer"}      a block of another size than the die shows
         + {"power": "mortar"}      a loose block: activates Mortar on that zone
+        + {"power": "hammer+mortar"}   both: a loose block of another size
     {"type": "takeback", "zone", "block"}     a building mistake: one block back to the supply
     {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two
-                                                   blocks (a free action: the seat still acts)
+                                                   blocks (a completion: the seat's round ends)
     {"type": "chisel", "zone", "block", "size", "dir"}   Hammer & Chisel on a placed block: a
                                                    block of another size from the same spot
-                                                   (a free action)
-    {"type": "pass"}
+                                                   (free, unless it completes the temple)
+    {"type": "bonus", "zone", "block"}      after completing a temple: the block (one per size
+                                            the bonus area lacks) that goes to the bonus area
+    {"type": "pass"}                        only when the die's block cannot go anywhere
     {"type": "race", "size", "col", "row", "dir"}   one block of the lightning build
     {"type": "withdraw"}                             leave the lightning race
 """
@@ -30,7 +33,7 @@ from games.temple_rush.board import (
     supply_sizes,
     zone_mask,
 )
-from games.temple_rush.data import SHAPE_MASKS, SHAPE_PLACEMENTS, STAR
+from games.temple_rush.data import BLOCK_SIZES, SHAPE_MASKS, SHAPE_PLACEMENTS, STAR
 from games.temple_rush.geometry import (
     FLAT,
     SIZES,
@@ -42,23 +45,35 @@ from games.temple_rush.geometry import (
 )
 
 PASS: Move = {"type": "pass"}
+HAMMER_MORTAR = "hammer+mortar"
 WITHDRAW: Move = {"type": "withdraw"}
 
 
 def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
-    """Everything `seat` may do in a build round: place, take back, use the Bag, or pass."""
+    """Everything `seat` may do in a build round: place, take back, use a power, or pass."""
+    choosing = bonus_moves(state, seat)
+    if choosing:
+        return choosing
     player = state["seats"][seat]
-    closed = completed_zones(state, seat)
+    closed = closed_zones(state, seat)
     allowed = _die_sizes(state, seat)
     moves: list[Move] = []
     for zone, card in enumerate(state["holders"]):
         if card is not None and zone not in closed:
             moves += _placements(player, zone, card, allowed, closed)
+    may_pass = not any(_uses_the_die(move) for move in moves)
     moves += _takebacks(player, closed)
     moves += chisel_moves(state, seat)
     moves += bag_moves(state, seat)
-    moves.append(dict(PASS))
+    if may_pass:
+        moves.append(dict(PASS))
     return moves
+
+
+def _uses_the_die(move: Move) -> bool:
+    """A placement of the die's block from the supply: while one exists, passing is not allowed
+    (the book: players pass when they cannot use their block)."""
+    return "power" not in move and "from_zone" not in move
 
 
 def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
@@ -68,7 +83,10 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         return race_moves(state, seat) if state["phase"] == "lightning" else []
     if state["phase"] != "build":
         return []
-    closed = completed_zones(state, seat)
+    choosing = bonus_moves(state, seat)
+    if choosing or kind == "bonus":
+        return choosing
+    closed = closed_zones(state, seat)
     if kind == "place":
         zone = move["zone"]
         card = state["holders"][zone] if 0 <= zone < len(state["holders"]) else None
@@ -81,12 +99,42 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         return bag_moves(state, seat)
     if kind == "chisel":
         return chisel_moves(state, seat)
-    return [dict(PASS)]
+    return [m for m in build_moves(state, seat) if m["type"] == "pass"]
+
+
+def bonus_choices(player: Player, zone: int) -> list[Block]:
+    """One block per size of a completed construction that the bonus area still lacks."""
+    banked = {BLOCK_SIZES[i] for i in player["bonus"]}
+    found: dict[int, Block] = {}
+    for block in sorted(player["zones"][zone], key=lambda b: b["id"]):
+        if block["size"] not in banked:
+            found.setdefault(block["size"], block)
+    return [found[size] for size in sorted(found)]
+
+
+def bonus_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """The bonus block still to be chosen for a temple `seat` completed this round."""
+    for done in state["completions"]:
+        if done["seat"] == seat and done.get("bonus", -1) is None:
+            blocks = bonus_choices(state["seats"][seat], done["zone"])
+            return [{"type": "bonus", "zone": done["zone"], "block": b["id"]} for b in blocks]
+    return []
 
 
 def completed_zones(state: dict[str, Any], seat: int) -> set[int]:
     """Zones `seat` completed this round: they wait, untouchable, for the round to resolve."""
     return {done["zone"] for done in state["completions"] if done["seat"] == seat}
+
+
+def lent_zones(state: dict[str, Any], seat: int) -> set[int]:
+    """Zones of `seat` whose top two blocks another player's Bag borrowed this round: those
+    blocks are away until the round ends, so the construction cannot be touched meanwhile."""
+    return {done["lent"]["zone"] for done in state["completions"]
+            if done.get("lent") and done["lent"]["seat"] == seat}
+
+
+def closed_zones(state: dict[str, Any], seat: int) -> set[int]:
+    return completed_zones(state, seat) | lent_zones(state, seat)
 
 
 def _die_sizes(state: dict[str, Any], seat: int) -> set[int]:
@@ -97,14 +145,17 @@ def _die_sizes(state: dict[str, Any], seat: int) -> set[int]:
 def _placements(player: Player, zone: int, card: int, allowed: set[int],
                 closed: set[int]) -> list[Move]:
     in_supply = supply_sizes(player)
-    sources = _sources(player, zone, allowed - in_supply, closed)
+    # FAQ: a block may come from another construction only when the die's block is not in the
+    # supply; a star shows any block, so only an empty supply lacks it.
+    missing = allowed - in_supply if len(allowed) == 1 or not in_supply else set()
+    sources = _sources(player, zone, missing, closed)
     hammer = player["powers"].get("hammer") == "unused"
     mortar_free = player["powers"].get("mortar") == "unused"
     loose_ok = player["mortar_zone"] == zone
     filled = zone_mask(player["zones"][zone])
     moves: list[Move] = []
     for size in SIZES:
-        if size in allowed:
+        if size in allowed and (size in in_supply or size in missing):
             how = "die" if size in in_supply else "move"
         elif hammer and size in in_supply:
             how = "hammer"
@@ -113,16 +164,18 @@ def _placements(player: Player, zone: int, card: int, allowed: set[int],
         for spot, base in _spot_moves(card, zone, size):
             if spot.mask & filled:
                 continue
-            if filled and not spot.around & filled and not loose_ok:
-                if not mortar_free or how == "hammer":
-                    continue
+            loose = bool(filled) and not spot.around & filled and not loose_ok
+            if loose and not mortar_free:
+                continue
+            if how == "hammer":  # the tokens combine: "at any given time", each once
+                moves.append({**base, "power": HAMMER_MORTAR if loose else "hammer"})
+                continue
+            if loose:
                 base = {**base, "power": "mortar"}
             if how == "die":
                 moves.append(dict(base))
-            elif how == "move":
-                moves += [{**base, "from_zone": z, "block": b} for z, b in sources[size]]
             else:
-                moves.append({**base, "power": "hammer"})
+                moves += [{**base, "from_zone": z, "block": b} for z, b in sources[size]]
     return moves
 
 
@@ -164,7 +217,7 @@ def chisel_moves(state: dict[str, Any], seat: int) -> list[Move]:
     player = state["seats"][seat]
     if player["powers"].get("hammer") != "unused":
         return []
-    closed = completed_zones(state, seat)
+    closed = closed_zones(state, seat)
     in_supply = supply_sizes(player)
     moves: list[Move] = []
     for zone, card in enumerate(state["holders"]):
@@ -208,7 +261,7 @@ def pair_counts(pair: list[Block]) -> tuple[int, int, int, int]:
 def _bag_targets(state: dict[str, Any], seat: int) -> list[tuple[int, int]]:
     """(zone, missing cells) of started temples that two blocks could finish (2 to 8 cells)."""
     targets = []
-    closed = completed_zones(state, seat)
+    closed = closed_zones(state, seat)
     for zone, card in enumerate(state["holders"]):
         if card is not None and zone not in closed and state["seats"][seat]["zones"][zone]:
             region = bag_region(state, seat, zone)
@@ -226,7 +279,7 @@ def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
         for other, rival in enumerate(state["seats"])
         if other != seat
         for zone, blocks in enumerate(rival["zones"])
-        if len(blocks) >= 2
+        if len(blocks) >= 2 and zone not in closed_zones(state, other)
     ]
     moves: list[Move] = []
     for zone, region in _bag_targets(state, seat):

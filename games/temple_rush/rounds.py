@@ -59,14 +59,14 @@ def _resolve(state: State, done: dict[str, Any], completions: list[dict[str, Any
         events.append(Event(f"Seat {seat + 1} wins the {card_name(card)}.",
                             data={"seat": seat, "card": card, "won": "card"}))
         rivals = {c["seat"] for c in completions if c["zone"] == zone and c["card"] == card}
-        banked = bank_completed(player, zone)
+        banked = bank_completed(player, zone, done["bonus"])
         events += _replace_card(state, zone, skip=rivals)
     else:
         player["tokens"].append(value(card))
         events.append(Event(f"Seat {seat + 1} also completed the {card_name(card)} and takes "
                             f"a point token worth {value(card)}.",
                             data={"seat": seat, "card": card, "won": "token"}))
-        banked = bank_completed(player, zone)
+        banked = bank_completed(player, zone, done["bonus"])
     if banked:
         events.append(Event(f"Seat {seat + 1} puts a 1x{banked} block in the bonus area.",
                             data={"seat": seat, "bonus": banked}))

@@ -12,10 +12,12 @@ State (plain JSON):
     quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
     dice                       this round's face per seat (0 = star, else the block size)
     done                       per seat, this round's move type once it acted (place, takeback,
-                               pass), else None; Bag and chisel are free actions, not counted
+                               pass, bag, or "complete" after a completing chisel), else None
     holders                    card in each card holder (None: empty), one build zone each
     deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
-    completions                this round's completed temples, in the order they were made
+    completions                this round's completed temples, in the order they were made, each
+                               with the move that made it (`by`) and its bonus block (None: still
+                               to be chosen by a `bonus` move)
     lightning                  the race in progress: card, holder, builds, out, winner; or None
     last_race                  the latest finished race: card, winner (seat or None), round (the
                                round at whose end it was run); None before the first race
@@ -27,13 +29,12 @@ State (plain JSON):
 
 from __future__ import annotations
 
-import json
 from random import Random
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from games.protocol import Event, IllegalMove, Move, Outcome, State
+from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
 from games.temple_rush.board import (
     block_view,
     give_back,
@@ -63,6 +64,7 @@ from games.temple_rush.moves import (
     PASS,
     WITHDRAW,
     bag_region,
+    bonus_choices,
     build_moves,
     candidates,
     pair_counts,
@@ -77,6 +79,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "takeback": frozenset({"zone", "block"}),
     "bag": frozenset({"zone", "seat", "from_zone"}),
     "chisel": frozenset({"zone", "block", "size", "dir"}),
+    "bonus": frozenset({"zone", "block"}),
     "pass": frozenset(),
     "race": frozenset({"size", "col", "row", "dir"}),
     "withdraw": frozenset(),
@@ -146,7 +149,7 @@ class TempleRush:
 
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
         self._check(state, seat, move)
-        new = _clone(state)
+        new = clone(state)
         events = _HANDLERS[move["type"]](new, seat, move)
         events += settle(new, rng)
         return new, events
@@ -162,10 +165,20 @@ class TempleRush:
         winners = [s for s, rank in enumerate(ranking) if rank == 1]
         names = " and ".join(f"seat {s + 1}" for s in winners)
         return Outcome(totals, winners, ranking,
-                       f"{state['end_reason']} Won by {names} with {totals[winners[0]]:g} points.")
+                       f"{state['end_reason']} Won by {names} with {totals[winners[0]]:g} points.",
+                       [_breakdown(state["seats"][s]) for s in range(state["players"])])
 
     def zombie_move(self, state: State, seat: int) -> Move:
-        return dict(WITHDRAW if state["phase"] == "lightning" else PASS)
+        """Withdraw from a race; in a round pass, or place the first block offered when the
+        book does not allow a pass."""
+        if state["phase"] == "lightning":
+            return dict(WITHDRAW)
+        moves = build_moves(state, seat)
+        if PASS in moves:
+            return dict(PASS)
+        if moves[0]["type"] == "bonus":
+            return moves[-1]  # the largest size
+        return next(m for m in moves if m["type"] == "place")
 
     def _check(self, state: State, seat: int, move: Any) -> None:
         """Refuse anything but a legal move, with a reason a person can act on."""
@@ -185,7 +198,7 @@ class TempleRush:
 
         Returned as a fresh copy, so no caller can reach into the state through it."""
         race = state["lightning"]
-        return _clone({
+        return clone({
             "players": state["players"],
             "solo": state["solo"],
             "phase": state["phase"],
@@ -215,7 +228,7 @@ class TempleRush:
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Shuffle the face-down decks: their order (and the lightning card's place) is secret."""
-        new = _clone(state)
+        new = clone(state)
         rng.shuffle(new["deck"])
         if new["robot"] is not None:
             rng.shuffle(new["robot"]["deck"])
@@ -270,10 +283,6 @@ def _solo_setup(opts: TempleRushOptions, rng: Random) -> State:
     return state
 
 
-def _clone(state: State) -> State:
-    """A deep copy; the state is plain JSON, and this is faster than copy.deepcopy."""
-    return json.loads(json.dumps(state))
-
 
 # -- moves -------------------------------------------------------------------------------------
 
@@ -286,10 +295,10 @@ def _place(state: State, seat: int, move: Move) -> list[Event]:
     else:
         block_id = take(player, move["size"])
     player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
-    power = move.get("power")
-    if power == "hammer":
+    power = move.get("power", "")
+    if "hammer" in power.split("+"):
         player["powers"]["hammer"] = "used"
-    elif power == "mortar":
+    if "mortar" in power.split("+"):
         player["powers"]["mortar"] = "active"
         player["mortar_zone"] = zone
     state["done"][seat] = move["type"]
@@ -308,7 +317,8 @@ def _takeback(state: State, seat: int, move: Move) -> list[Event]:
 def _bag(state: State, seat: int, move: Move) -> list[Event]:
     """Complete a zone with another player's top two blocks; they go home before next round.
 
-    A free action ("at any given time"): the seat still places its die's block this round."""
+    Completing a temple ends the seat's round; the lender's construction is closed until the
+    round ends (its top two blocks are away)."""
     zone = move["zone"]
     pair = top_two(state["seats"][move["seat"]]["zones"][move["from_zone"]])
     region = bag_region(state, seat, zone)
@@ -317,13 +327,18 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
                 for size, mask in laid]
     state["seats"][seat]["powers"]["bag"] = "used"
     card = state["holders"][zone]
-    state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": borrowed})
+    state["completions"].append({
+        "seat": seat, "zone": zone, "card": card, "borrowed": borrowed,
+        "lent": {"seat": move["seat"], "zone": move["from_zone"],
+                 "blocks": [b["id"] for b in pair]},
+    })
+    _await_bonus(state, seat, move["type"])
     return [Event(f"Seat {seat + 1} {describe_move(move)}: temple complete!",
                   data={"seat": seat, **move})]
 
 
 def _chisel(state: State, seat: int, move: Move) -> list[Event]:
-    """Hammer & Chisel on a placed block, a free action: it may complete the temple."""
+    """Hammer & Chisel on a placed block, a free action unless it completes the temple."""
     player, zone = state["seats"][seat], move["zone"]
     old = remove_from_zone(player, zone, move["block"])
     give_back(player, [old["id"]])
@@ -340,8 +355,28 @@ def _check_complete(state: State, seat: int, zone: int) -> list[Event]:
     if zone_mask(state["seats"][seat]["zones"][zone]) != SHAPE_MASKS[card]:
         return []
     state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": []})
+    _await_bonus(state, seat, state["done"][seat] or "complete")
     return [Event(f"Seat {seat + 1}: temple complete!",
                   data={"seat": seat, "zone": zone, "card": card})]
+
+
+def _await_bonus(state: State, seat: int, acted: str) -> None:
+    """Completing a temple ends the seat's round, once it has chosen its bonus block (book: "one
+    building block" of the temple): a choice only when two or more sizes are still free."""
+    done = state["completions"][-1]
+    choices = bonus_choices(state["seats"][seat], done["zone"])
+    done["by"] = acted
+    done["bonus"] = choices[0]["id"] if len(choices) == 1 else None
+    state["done"][seat] = acted if len(choices) < 2 else None
+
+
+def _bonus(state: State, seat: int, move: Move) -> list[Event]:
+    done = next(c for c in state["completions"] if c["seat"] == seat and c["bonus"] is None)
+    done["bonus"] = move["block"]
+    state["done"][seat] = done["by"]
+    size = BLOCK_SIZES[move["block"]]
+    return [Event(f"Seat {seat + 1} chooses a 1x{size} block for the bonus area.",
+                  data={"seat": seat, **move})]
 
 
 def _pass(state: State, seat: int, move: Move) -> list[Event]:
@@ -380,7 +415,7 @@ def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
 
 
 _HANDLERS = {"place": _place, "takeback": _takeback, "bag": _bag, "chisel": _chisel,
-             "pass": _pass, "race": _race, "withdraw": _withdraw}
+             "bonus": _bonus, "pass": _pass, "race": _race, "withdraw": _withdraw}
 
 
 def _check_fields(move: Any) -> None:
@@ -388,7 +423,7 @@ def _check_fields(move: Any) -> None:
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in FIELDS:
         raise IllegalMove("bad_move", "A Temple Rush move is a dict with a known 'type' "
-                          "(place, takeback, bag, chisel, pass, race or withdraw).")
+                          "(place, takeback, bag, chisel, bonus, pass, race or withdraw).")
     keys = set(move) - {"type"}
     required, optional = FIELDS[kind], OPTIONAL_FIELDS.get(kind, frozenset())
     if not required <= keys <= required | optional:
@@ -418,6 +453,9 @@ def _why_not(state: State, move: Move) -> str:
     if kind == "chisel":
         return ("Hammer & Chisel swaps one of your placed blocks for one of another size from "
                 "your supply, from the same spot, keeping the temple inside and in one piece.")
+    if kind == "bonus":
+        return ("Choose one block of the temple you completed, of a size your bonus area lacks; "
+                "only after completing a temple.")
     if kind == "race":
         return ("That block does not fit the lightning temple: it must touch your build and "
                 "leave the rest buildable from your blocks.")
@@ -435,7 +473,8 @@ def describe_move(move: Move) -> str:
         text += f" in zone {_nth(move.get('zone'))}"
         if "from_zone" in move:
             text += f", moved from zone {_nth(move.get('from_zone'))}"
-        power = {"hammer": "Hammer & Chisel", "mortar": "Mortar"}.get(move.get("power", ""))
+        power = {"hammer": "Hammer & Chisel", "mortar": "Mortar",
+                 "hammer+mortar": "Hammer & Chisel and the Mortar"}.get(move.get("power", ""))
         return text + (f" using the {power}" if power else "")
     if kind == "takeback":
         return f"took block {move.get('block')} back from zone {_nth(move.get('zone'))}"
@@ -447,6 +486,9 @@ def describe_move(move: Move) -> str:
                 f"{_nth(move.get('zone'))}: now a 1x{move.get('size')} {move.get('dir')}")
     if kind == "withdraw":
         return "withdrew from the lightning race"
+    if kind == "bonus":
+        return (f"chose block {move.get('block')} of zone {_nth(move.get('zone'))} "
+                "for the bonus area")
     return "passed"
 
 
@@ -477,7 +519,12 @@ def _solo_outcome(state: State) -> Outcome:
     won = (me, _best_piece(mine)) >= (it, _best_piece(robot))
     verdict = "You beat" if won else "You lose to"
     return Outcome([float(me)], [0] if won else [], [1],
-                   f"{state['end_reason']} {verdict} the Robot, {me} to {it}.")
+                   f"{state['end_reason']} {verdict} the Robot, {me} to {it}.", [_breakdown(mine)])
+
+
+def _breakdown(player: dict[str, Any]) -> dict[str, float]:
+    """The end screen's score parts: every category of `_score` but the total."""
+    return {part: float(points) for part, points in _score(player).items() if part != "total"}
 
 
 # -- views -------------------------------------------------------------------------------------

@@ -58,6 +58,27 @@ def _assert_refused(game: Game, state: State, seat: int, move: Any) -> None:
     assert refused.value.code and refused.value.message, "a refusal needs a code and a sentence"
 
 
+def _vandalise(value: Any) -> None:
+    """Mutate every list and dict inside a view in place, as a careless caller might."""
+    if isinstance(value, dict):
+        for key in list(value):
+            _vandalise(value[key])
+            value[key] = "vandalised"
+        value["vandalised"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _vandalise(item)
+        value.append("vandalised")
+
+
+def _check_view_is_fresh(game: Game, state: State, viewer: int | None, view: Any) -> None:
+    """A view shares nothing with the state: mutating it changes neither the next view nor
+    (checked by the caller's fingerprint) the state that `apply` will read."""
+    kept = _fingerprint(view)
+    _vandalise(view)
+    assert _fingerprint(game.view(state, viewer)) == kept, f"view of {viewer} aliases the state"
+
+
 def _check_state(game: Game, play: Playout, chooser: Random) -> None:
     before = _fingerprint(play.state)
     _check_step(game, play, chooser)
@@ -74,6 +95,7 @@ def _check_step(game: Game, play: Playout, chooser: Random) -> None:
         assert as_json(view) == view, "a view must be plain JSON"
         scrambled = game.scramble_hidden(state, viewer, Random(chooser.random()))
         assert game.view(scrambled, viewer) == view, f"view of {viewer} leaks hidden state"
+        _check_view_is_fresh(game, state, viewer, view)
     for seat in range(players):
         moves = game.legal_moves(state, seat)
         if seat in acting:

@@ -207,6 +207,47 @@ def test_the_square_is_dealt_again_when_one_card_is_left():
     assert len(state["square"]) == 6 and state["turn"] == 1
 
 
+def test_the_refill_threshold_is_the_data_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("games.five_realms.rules.REFILL_BELOW", 3)
+    state = table()
+    put(state, 0, 0, "raptor")
+    put(state, 1, 0, "raptor", "queen")
+    put(state, 0, 2, "ursid")
+    put(state, 0, 1, "ursid", "queen")
+    draw_next(state, "raptor", "witch")
+    state, _ = play(state, place(2, 0), {"type": "influence"})
+    assert len(state["square"]) == 6, "two cards left is below a threshold of 3"
+
+
+def test_the_next_banner_is_in_sight_while_the_drawn_card_is_placed():
+    state = table()
+    put(state, 0, 0, "raptor")
+    following = draw_next(state, "marine", "queen")
+    drawn = draw_next(state, "ursid", "witch")
+    for viewer in (None, 0, 1):
+        deck = GAME.view(state, viewer)["deck"]
+        assert (deck["top_banner"], deck["next_banner"]) == ("ursid", "marine")
+        scrambled = GAME.scramble_hidden(state, viewer, Random(5))
+        assert scrambled["deck"][:2] == [drawn, following], "a banner in sight is not hidden"
+    state, _ = play(state, place(1, 0))
+    assert GAME.view(state, 1)["deck"]["next_banner"] == "marine"
+
+
+def test_a_view_shares_no_list_with_the_state():
+    state = table()
+    put(state, 0, 0, "raptor")
+    put(state, 1, 1, "ursid")
+    draw_next(state, "marine", "queen")
+    state, _ = play(state, place(1, 0))
+    kept = json.dumps(state, sort_keys=True)
+    view = GAME.view(state, 0)
+    view["last"].append(9)
+    for option in view["pending"]["options"]:
+        option["cards"].clear()
+    assert json.dumps(state, sort_keys=True) == kept
+    assert GAME.view(state, 0)["pending"]["options"][0]["cards"]
+
+
 # -- recruit -----------------------------------------------------------------------------------
 
 
@@ -497,8 +538,9 @@ def test_the_opponent_sees_the_top_banner_but_never_a_hidden_character():
     state = GAME.setup(2, FiveRealmsOptions(), Random(3))
     for viewer in (None, 0, 1):
         view = GAME.view(state, viewer)
-        assert view["deck"] == {"count": 60, "top_banner": state["faces"][state["deck"][0]]
-                                ["banner"]}
+        assert view["deck"] == {"count": 60,
+                                "top_banner": state["faces"][state["deck"][0]]["banner"],
+                                "next_banner": state["faces"][state["deck"][1]]["banner"]}
         assert "character" not in json.dumps(view["square"])
         assert len(view["square"]["legal_spots"]) == 3
 
@@ -615,4 +657,4 @@ def test_golden_replay():
             hashlib.sha256(final).hexdigest()[:16]) == GOLDEN
 
 
-GOLDEN = (113, [7.0, 0.0], "ed16d7bd5f224cd3")
+GOLDEN = (113, [7.0, 0.0], "083bf37ff5fc3fb7")  # the state now records castles by source

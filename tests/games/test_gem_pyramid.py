@@ -131,6 +131,30 @@ def test_last_player_to_place_wins():
     assert GAME.to_act(after) == frozenset()
 
 
+def test_lone_survivor_plays_on_and_wins_if_it_places():
+    # Seat 1 empties its hand; seat 2 is already out; seat 3 is alone and can still place.
+    state = board(new(3), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count(["green"])
+    state["out"][1] = True
+    state["hands"][2] = _count(["yellow", "yellow"])
+    after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    assert GAME.outcome(after) is None and after["turn"] == 2
+    after, _ = GAME.apply(after, 2, place("yellow", 0, 2), Random(0))
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == [2]
+
+
+def test_lone_survivor_that_cannot_place_leaves_the_win_to_the_emptied_hand():
+    state = board(new(2), {(0, 4): "red", (0, 3): "blue", (0, 2): "green"}, ["red"])
+    for pos in (0, 1, 5, 6, 7, 8):
+        state["rows"][0][pos] = "green"
+    state["hands"][1] = _count(["yellow"])
+    after, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == [0]
+    assert any("cannot play" in e.text for e in events)
+
+
 def test_points_variant_plays_a_series_and_scores_last_placer_and_empty_hands():
     state = board(new(2, points=True, games=2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
     state["hands"][1] = _count([])
