@@ -11,13 +11,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# HOST=127.0.0.1 keeps the server to this machine; the default 0.0.0.0 lets friends on the LAN join.
+HOST ?= 0.0.0.0
+PORT ?= 8000
+
 run: $(STAMP)
-	$(VENV)/bin/uvicorn app.main:app --host 0.0.0.0 --port $${PORT:-8000}
+	$(VENV)/bin/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536
 
 test: $(STAMP)
-	scripts/check-services
 	$(VENV)/bin/ruff check app games tests bench
-	$(PY) -m pytest -q
+	scripts/check-services $(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench.playouts

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from app.client_ids import platform_id
 from app.errors import ApiError
 from app.models import Room, Seat
 from app.moves import Mover, submit_move
@@ -72,8 +73,8 @@ class BotDriver:
             return False
         seat = acting[0]
         move = self._chooser.choice(game.legal_moves(room.state, seat))
-        await submit_move(self._hall, code, Mover(seat=seat), f"bot:{room.version}:{seat}",
-                          room.version, move)
+        await submit_move(self._hall, code, Mover(seat=seat),
+                          platform_id("bot", room.version, seat), room.version, move)
         return True
 
     async def stop(self) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
+PLACEHOLDER_TOKENS = {"change-me", "changeme", "admin", "secret", ""}
 
 
 class Settings(BaseSettings):
@@ -19,7 +21,17 @@ class Settings(BaseSettings):
     max_message_bytes: int = 16_384
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    max_body_bytes: int = 65_536
     static_dir: Path = ROOT / "static"
+
+    @field_validator("admin_token")
+    @classmethod
+    def _not_the_example(cls, token: str | None) -> str | None:
+        """The server refuses to start with the example admin token from the compose file."""
+        if token is not None and token.strip().lower() in PLACEHOLDER_TOKENS:
+            raise ValueError("ADMIN_TOKEN is still a placeholder; set a long random secret "
+                             "(or unset it to turn admin off)")
+        return token
 
     @property
     def async_database_url(self) -> str:

@@ -9,7 +9,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from app import chat
 from app.bots import BotDriver
+from app.clocks import TurnClocks
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.hub import make_hub
@@ -32,6 +34,7 @@ class Hall:
         self.sockets = RoomSockets()
         self.locks = RoomLocks(single_writer=settings.is_sqlite)
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
+        self.clocks = TurnClocks(self)
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self._background: set[asyncio.Task[None]] = set()
@@ -39,8 +42,10 @@ class Hall:
     async def start(self) -> None:
         await self.hub.start(self.on_notify)
         await self._wake_waiting_bots()
+        self.clocks.start()
 
     async def stop(self) -> None:
+        await self.clocks.stop()
         await self.bots.stop()
         await self.hub.stop()
         await self.engine.dispose()
@@ -83,9 +88,14 @@ class Hall:
     async def on_notify(self, payload: str) -> None:
         """Another process (or this one, on Postgres) committed a change to a room."""
         kind, code, origin = [*payload.split(":", 2), ""][:3]
+        origin, _, line_id = origin.partition(":")  # chat: 'chat:<code>:<origin>:<line id>'
         if not self.sockets.has_room(code) or origin == self.origin:
             return  # this process already pushed its own change
         try:
+            if kind in ("chat", "watch"):
+                await (chat.relay(self, code, line_id) if kind == "chat"
+                       else chat.tell_watchers(self, code))
+                return
             if kind in ("room", "reset"):
                 message = await self.room_message(code)
                 if message is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncpg
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 CHANNEL = "ziggurat"
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ class MemoryHub:
     async def start(self, handler: Handler) -> None:
         self._handler = handler
 
-    async def notify_in(self, session: AsyncSession, payload: str) -> None:
+    async def notify_in(self, session: AsyncSession | AsyncConnection, payload: str) -> None:
         """Nothing to send: there is no other process."""
 
     async def stop(self) -> None:
@@ -75,7 +75,7 @@ class PostgresHub:
                 await asyncio.sleep(delay)
         log.error("could not re-LISTEN; other processes' moves will not reach this one")
 
-    async def notify_in(self, session: AsyncSession, payload: str) -> None:
+    async def notify_in(self, session: AsyncSession | AsyncConnection, payload: str) -> None:
         await session.execute(text("SELECT pg_notify(:channel, :payload)"),
                               {"channel": CHANNEL, "payload": payload})
 

@@ -10,11 +10,12 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import admin, lobby, play
+from app.api import admin, chat, lobby, play, replay
 from app.config import Settings, get_settings
 from app.errors import install_handlers
 from app.hall import Hall
 from app.migrate import upgrade_to_head_async
+from app.security import Edge, install_log_filter
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -34,7 +35,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(play.router)
     app.include_router(admin.router)
+    app.include_router(replay.router)
+    app.include_router(chat.router)
     _serve_client(app, settings)
+    app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
     return app
 
 
@@ -49,6 +53,15 @@ def _serve_client(app: FastAPI, settings: Settings) -> None:
     async def client_page(code: str | None = None) -> FileResponse:
         return FileResponse(index)
 
+    @app.get("/admin", include_in_schema=False)
+    async def admin_console() -> FileResponse:
+        return FileResponse(static / "admin.html")
+
+    @app.get("/r/{code}/replay", include_in_schema=False)
+    async def replay_page(code: str) -> FileResponse:
+        return FileResponse(static / "replay.html")
+
 
 logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+install_log_filter()
 app = create_app()

@@ -65,6 +65,10 @@ class Room(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
                                                  onupdate=utcnow)
     last_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    spectators_muted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Seconds each move may take (None: no clock). The deadline is last_move_at + turn_clock,
+    # so it lives in the database and survives restarts with no extra bookkeeping.
+    turn_clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Seat(Base):
@@ -94,3 +98,46 @@ class MoveRow(Base):
     move: Mapped[dict[str, Any]] = mapped_column(JsonType)
     events: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AdminAction(Base):
+    """The audit log: every admin action on a room, kept even after the room is gone."""
+
+    __tablename__ = "admin_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    actor: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(24))
+    room_code: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JsonType)
+
+
+class ChatMessage(Base):
+    """One chat line in a room, kept with the room. `seat` None: said by a spectator."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(String(500))
+
+
+class Watcher(Base):
+    """One open spectator connection, in any process: who is watching a room.
+
+    Like `Seat.connections`, a process killed with sockets open leaves its rows until the room
+    is gone (the rows cascade with it)."""
+
+    __tablename__ = "watchers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           index=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
@@ -10,8 +11,9 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.client_ids import platform_id
 from app.errors import ApiError
-from app.models import Player, Room, Seat
+from app.models import MoveRow, Player, Room, Seat, utcnow
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
 
@@ -69,11 +71,16 @@ async def seats_of(session: AsyncSession, code: str) -> list[Seat]:
                                       .order_by(Seat.seat)))
 
 
+CLOCK_ID_PREFIX = platform_id("clock", "")
+AWAY_AFTER = 3  # timeouts in a row that mark a seat away
+
+
 async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
     """The wire `room` object."""
     rows = (await session.execute(
         select(Seat, Player).outerjoin(Player, Seat.player_id == Player.id)
         .where(Seat.room_code == room.code).order_by(Seat.seat))).all()
+    away = await away_seats(session, room, [seat.seat for seat, _ in rows])
     return {
         "code": room.code,
         "game": room.game,
@@ -84,16 +91,46 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         "seats": [{"seat": seat.seat,
                    "player": {"id": player.id, "name": player.name} if player else None,
                    "bot": seat.bot,
-                   "connected": seat.bot is not None or seat.connections > 0}
+                   "connected": seat.bot is not None or seat.connections > 0,
+                   "away": seat.seat in away}
                   for seat, player in rows],
         "version": room.version,
         "next_room": room.next_room,
+        "spectators_muted": room.spectators_muted,
+        "turn_clock": room.turn_clock,
+        "turn_deadline": clock_deadline(room),
     }
+
+
+async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set[int]:
+    """Seats whose last AWAY_AFTER moves were all played for them by the turn clock."""
+    if not room.turn_clock or room.status != "active":
+        return set()
+    away = set()
+    for seat in seats:
+        ids = list(await session.scalars(
+            select(MoveRow.client_id).where(MoveRow.room_code == room.code, MoveRow.seat == seat)
+            .order_by(MoveRow.version.desc()).limit(AWAY_AFTER)))
+        if len(ids) == AWAY_AFTER and all(i.startswith(CLOCK_ID_PREFIX) for i in ids):
+            away.add(seat)
+    return away
+
+
+def clock_deadline(room: Room) -> str | None:
+    """When the seat(s) to act run out of time (ISO 8601, UTC), or None with no clock running."""
+    if room.status != "active" or not room.turn_clock or room.last_move_at is None:
+        return None
+    return (as_utc(room.last_move_at) + timedelta(seconds=room.turn_clock)).isoformat()
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 async def create_room(session: AsyncSession, host: Player, game_id: str,
                       options: dict[str, Any] | None, seat_count: int | None,
-                      private: bool) -> Room:
+                      private: bool, turn_clock: int | None = None) -> Room:
     game = game_or_error(game_id)
     seat_count = seat_count if seat_count is not None else game.min_players
     if not game.min_players <= seat_count <= game.max_players:
@@ -101,7 +138,7 @@ async def create_room(session: AsyncSession, host: Player, game_id: str,
                        f"{game.max_players} players, not {seat_count}.")
     room = Room(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
                 private=private, seed=secrets.token_hex(16), version=0,
-                options=validate_options(game, options, seat_count))
+                options=validate_options(game, options, seat_count), turn_clock=turn_clock)
     session.add(room)
     session.add_all(Seat(room_code=room.code, seat=n, connections=0,
                          player_id=host.id if n == 0 else None) for n in range(seat_count))
@@ -173,6 +210,19 @@ async def add_bot(session: AsyncSession, room: Room, player: Player, number: int
     seat.bot = BOT_KIND
 
 
+async def remove_from_seat(session: AsyncSession, room: Room, player: Player,
+                           number: int) -> None:
+    """The host frees a seat in the waiting room (a player who wandered off, or a bot)."""
+    _host_only(room, player, "remove players")
+    _lobby_only(room, "remove a player")
+    seat = _seat(await seats_of(session, room.code), number)
+    if seat.player_id == room.host_id:
+        raise ApiError(409, "host_seat", "The host cannot remove themselves; leave instead.")
+    if not seat.player_id and not seat.bot:
+        raise ApiError(409, "seat_empty", f"Seat {number} is already empty.")
+    seat.player_id, seat.bot, seat.connections = None, None, 0
+
+
 async def start(session: AsyncSession, room: Room, player: Player) -> State:
     _host_only(room, player, "start the game")
     _lobby_only(room, "start")
@@ -186,4 +236,5 @@ async def start(session: AsyncSession, room: Room, player: Player) -> State:
     room.state = game.setup(len(seats), options, match_rng(room.seed, 0))
     room.status = "active"
     room.version = 0
+    room.last_move_at = utcnow()  # the first turn's clock starts now
     return room.state

@@ -7,6 +7,7 @@ queue overflows is closed, and its client reconnects to the current state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -33,6 +34,7 @@ class Client:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     sent: tuple[int, str] | None = None  # (version, status) of the last state sent
     room_sent: bool = False
+    closed: bool = False
 
     def wants(self, snap: Snapshot) -> bool:
         """Whether `snap` is news to this connection: never an older or repeated state.
@@ -44,7 +46,17 @@ class Client:
             snap.version > self.sent[0] or (snap.version == self.sent[0]
                                             and snap.status != self.sent[1]))
 
+    def rebind(self, seats: list[dict[str, Any]]) -> None:
+        """Hold the seat the seats table gives this player now; a change resends the state."""
+        seat = next((s["seat"] for s in seats
+                     if self.player_id is not None and s["player"] is not None
+                     and s["player"]["id"] == self.player_id), None)
+        if seat != self.seat:
+            self.seat, self.sent = seat, None
+
     def send(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
         text = message if isinstance(message, str) else orjson.dumps(message).decode()
         try:
             self.outbox.put_nowait(text)
@@ -53,17 +65,20 @@ class Client:
             self.close()
 
     def close(self) -> None:
-        while True:  # make room for the sentinel: nothing queued matters any more
-            try:
-                self.outbox.put_nowait(None)
-                return
-            except asyncio.QueueFull:
-                self.outbox.get_nowait()
+        """Stop sending, once: the pump then closes the socket and the client reconnects."""
+        if self.closed:
+            return
+        self.closed = True
+        while not self.outbox.empty():  # nothing queued matters any more
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(None)
 
     async def pump(self) -> None:
         """Write queued messages in order until closed."""
         while (text := await self.outbox.get()) is not None:
             await self.ws.send_text(text)
+        with contextlib.suppress(Exception):  # already closed by the other side: fine
+            await self.ws.close(code=1013, reason="fell behind; reconnect")
 
 
 class RoomSockets:
@@ -107,10 +122,16 @@ class RoomSockets:
             client.send(by_seat[client.seat])
 
     def push_room(self, code: str, message: dict[str, Any], only: Client | None = None) -> None:
-        """Send a `room` message; a greeting (`only`) yields to any push that beat it."""
+        """Send a `room` message; a greeting (`only`) yields to any push that beat it.
+
+        Every seat change reaches every process as a `room` message, so this is where each
+        connection's seat is re-bound to the seats table: a player who left, or whose seat the
+        admin handed to a bot, gets the spectator view from the next state on.
+        """
         if only is not None and only.room_sent:
             return
         text = orjson.dumps(message).decode()
         for client in [only] if only is not None else self._rooms.get(code, ()):
+            client.rebind(message["room"]["seats"])
             client.room_sent = True
             client.send(text)

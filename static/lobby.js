@@ -1,6 +1,8 @@
 // The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
 
 import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
+import { clockChoice } from "./clock.js";
+import { rulesButton } from "./rules.js";
 import { h, navigate, replace, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
@@ -213,6 +215,7 @@ function gameCard(game) {
                              inputmode: "numeric", required: true });
   const privacy = h("input", { id: id("private"), name: "private", type: "checkbox", checked: true });
   const variants = optionControls(game);
+  const clock = clockChoice(id("clock"));
   async function create(e) {
     e.preventDefault();
     const count = Number(seats.value);
@@ -223,7 +226,8 @@ function gameCard(game) {
     }
     try {
       const room = await api("POST", "/api/rooms", { game: game.id, seats: count,
-                                                     private: privacy.checked, options: variants.read() });
+                                                     private: privacy.checked, options: variants.read(),
+                                                     turn_clock: clock.read() });
       navigate(`/r/${room.code}`);
     } catch (err) {
       toast(err.message);
@@ -234,11 +238,13 @@ function gameCard(game) {
   return h("form", { class: "game-card", "data-game": game.id, onsubmit: create },
     h("div", { class: "game-head" },
       h("h3", {}, game.title),
+      rulesButton(game.id, "How to play"),
       h("span", { class: "pill" }, players)),
     game.description ? h("p", { class: "game-desc" }, game.description) : null,
     h("div", { class: "field inline-field" },
       h("label", { for: id("seats") }, "Seats"), seats),
     variants.el,
+    clock.el,
     h("div", { class: "field check" }, privacy,
       h("label", { for: id("private") }, "Private room (only people with the link can join)")),
     h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`));

@@ -2,9 +2,13 @@
 
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
+import { ChatPanel } from "./chat.js";
+import { clockBadge, tickClocks, TurnClock } from "./clock.js";
+import { rulesButton } from "./rules.js";
+import { TurnSignals } from "./signals.js";
 import { copyText, h, keepFocus, navigate, replace, toast, uid } from "./ui.js";
 
-const PING_MS = 20000;
+const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; the "offline" event is at once
 const MOVE_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 10000;
 
@@ -42,6 +46,7 @@ class RoomPage {
     this.code = code;
     this.room = null;
     this.state = null;
+    this.turnClock = new TurnClock();
     this.game = null;
     this.renderer = null;
     this.ws = null;
@@ -58,6 +63,7 @@ class RoomPage {
       else this.reconnectNow();
     };
     this.onOnline = () => { if (this.conn !== "open") this.reconnectNow(); };
+    this.onOffline = () => this.wentOffline();
   }
 
   // -- lifecycle ---------------------------------------------------------------------------
@@ -81,15 +87,20 @@ class RoomPage {
     this.connect();
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
     window.ziggurat = this.debugHandle();
+    this.clockTicker = setInterval(() => this.playersEl && tickClocks(this.playersEl), 1000);
   }
 
   dispose() {
     this.disposed = true;
     for (const t of this.timers) clearTimeout(t);
     clearInterval(this.pinger);
+    clearInterval(this.clockTicker);
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
+    this.chat?.dispose();
     const ws = this.ws;
     this.ws = null;
     ws?.close(1000);
@@ -139,6 +150,7 @@ class RoomPage {
       this.setConn("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.probe(PING_MS / 2), PING_MS);
+      if (navigator.onLine === false) this.wentOffline();
       this.loadLog();
     };
     ws.onmessage = (event) => {
@@ -200,6 +212,19 @@ class RoomPage {
     }, ms);
   }
 
+  /** The browser lost its network: say so at once and stop taking moves until it is back. */
+  wentOffline() {
+    if (this.disposed) return;
+    const old = this.ws;
+    this.ws = null;
+    old?.close(1000);
+    clearInterval(this.pinger);
+    clearTimeout(this.probeTimer);
+    this.probeTimer = null;
+    this.failPending("You went offline before the server answered; check the board when you are back.");
+    this.scheduleReconnect();
+  }
+
   send(message) {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
@@ -207,7 +232,9 @@ class RoomPage {
   }
 
   setConn(conn, wait = 0) {
+    const changed = this.conn !== conn;
     this.conn = conn;
+    if (changed) this.draw(); // moves are offered only while live
     this.root.dataset.conn = conn;
     if (!this.connEl) return;
     const text = conn === "open" ? "Live" : conn === "connecting" ? "Connecting…"
@@ -217,6 +244,7 @@ class RoomPage {
   }
 
   onMessage(message) {
+    if (this.chat?.onMessage(message)) return;
     switch (message.type) {
       case "room":
         this.room = message.room;
@@ -244,6 +272,7 @@ class RoomPage {
   }
 
   onState(message) {
+    this.turnClock.saw(message.version);
     const previous = this.state;
     this.state = message;
     this.wsSeat = message.seat;
@@ -365,7 +394,7 @@ class RoomPage {
     return (this.room?.seats || []).map((s) => ({
       seat: s.seat, name: this.name(s.seat), bot: s.bot, connected: s.connected,
       host: s.player?.id === this.room.host, you: Boolean(player && s.player?.id === player.id),
-      empty: !s.player && !s.bot,
+      empty: !s.player && !s.bot, away: Boolean(s.away),
     }));
   }
 
@@ -374,7 +403,7 @@ class RoomPage {
     const pending = this.pending.size > 0;
     const seat = state?.seat ?? null;
     const toAct = state?.to_act || [];
-    const live = state?.status === "active" && this.conn === "open" && !pending;
+    const live = state?.status === "active" && this.conn === "open" && navigator.onLine !== false && !pending;
     return {
       seat,
       legalMoves: live ? state.legal_moves || [] : [],
@@ -405,14 +434,30 @@ class RoomPage {
     this.endEl = h("div", { class: "end-slot" });
     this.boardEl = h("section", { class: "board", "data-testid": "board", "aria-label": "Board" });
     this.logEl = h("aside", { class: "log", "aria-label": "Moves so far" });
+    this.chat = this.makeChat();
+    this.signals = new TurnSignals(this.game.title);
     const codeChip = h("button", { class: "code-chip", title: "Copy the invite link", "data-testid": "code-chip",
                                    onclick: () => this.copyInvite() }, this.code);
     replace(this.root,
       topbar(me(), null, h("div", { class: "room-title" },
-        h("span", { class: "room-game-title" }, this.game.title), codeChip, this.connEl)),
+        h("span", { class: "room-game-title" }, this.game.title), codeChip, rulesButton(this.room.game), this.signals.el, this.connEl)),
       this.bannerEl,
-      h("main", { class: "room" }, this.playersEl, this.centerEl, this.logEl));
+      h("main", { class: "room" }, this.playersEl, this.centerEl,
+        h("div", { class: "side" }, this.logEl, this.chat.el)),
+      this.chat.fab);
     this.setConn(this.conn);
+  }
+
+  makeChat() {
+    const page = this;
+    return new ChatPanel({
+      send: (message) => page.send(message),
+      me,
+      get room() { return page.room; },
+      mySeat: () => page.mySeat(),
+      name: (seat) => page.name(seat),
+      mute: (muted) => page.roomAction("chat/mute", { muted }),
+    });
   }
 
   inviteUrl() {
@@ -446,7 +491,9 @@ class RoomPage {
       seat: this.mySeat() === null ? "" : String(this.mySeat()),
     });
     this.root.classList.toggle("phase-lobby", status === "lobby");
+    this.chat.update();
     document.title = `${ctx.myTurn ? "● Your turn — " : ""}${this.game.title} · Ziggurat`;
+    this.signals.update(ctx.myTurn);
     this.drawBanner(status, ctx);
     if (status === "lobby") {
       replace(this.playersEl);
@@ -492,6 +539,8 @@ class RoomPage {
     }
     this.bannerEl.className = `banner ${kind}`;
     replace(this.bannerEl, text);
+    // Sticky controls on phones sit just under the sticky banner, whatever its height.
+    document.documentElement.style.setProperty("--banner-h", `${this.bannerEl.offsetHeight || 40}px`);
   }
 
   hostName() {
@@ -523,7 +572,10 @@ class RoomPage {
               acting ? h("span", { class: "sr-only" }, " — to play") : null),
             p.you ? h("span", { class: "tag you" }, "you") : null,
             p.bot ? h("span", { class: "tag bot" }, "bot") : null,
-            p.host ? h("span", { class: "tag host" }, "host") : null),
+            p.host ? h("span", { class: "tag host" }, "host") : null,
+            p.away ? h("span", { class: "tag away", "data-testid": "away",
+                                 title: "Ran out of time on the last moves in a row" }, "away") : null,
+            acting && this.turnClock.deadline(this.room, this.state) ? clockBadge(this.turnClock.deadline(this.room, this.state)) : null),
           h("span", { class: "seat-badge" }, badge(p.seat)));
       })));
   }
@@ -544,17 +596,46 @@ class RoomPage {
     for (const version of [...this.log.keys()].sort((a, b) => b - a)) {
       const entry = this.log.get(version);
       const texts = entry.events?.length
-        ? entry.events.map((e) => ({ text: this.words(e.text), private: e.to !== null && e.to !== undefined }))
-        : entry.text ? [{ text: `${this.name(entry.seat)} ${entry.text}.`, private: false }] : [];
-      texts.forEach((t, i) => lines.push(h("li", { class: t.private ? "private" : "", "data-version": version },
+        ? entry.events.map((e) => ({ text: this.words(e.text), to: e.to ?? null }))
+        : entry.text ? [{ text: `${this.name(entry.seat)} ${entry.text}.`, to: null }] : [];
+      if (entry.timed_out) texts.push({ text: `${this.name(entry.seat)} ran out of time: a standard move was played.`, to: null });
+      texts.forEach((t, i) => lines.push(h("li", { class: t.to ? "private" : "", "data-version": version,
+                                                    "data-to": t.to ? t.to.join(",") : null },
         i === 0 ? h("span", { class: "log-n" }, `${version}`) : h("span", { class: "log-n" }),
-        h("span", {}, t.text), t.private ? h("span", { class: "tag" }, "only you") : null)));
+        h("span", {}, t.text), t.to ? h("span", { class: "tag", "data-testid": "private-tag" }, this.whoSaw(t.to)) : null)));
     }
     if (this.state && this.state.status !== "lobby") {
       lines.push(h("li", { class: "start" }, h("span", { class: "log-n" }, "0"), h("span", {}, "The game begins.")));
     }
     replace(this.logEl, h("h2", { class: "panel-title" }, "Moves"),
       h("ol", { class: "log-list", "data-testid": "log", reversed: true }, lines));
+  }
+
+  /** Whose private line this is: "only you" for mine; after the game, others' lines by name. */
+  whoSaw(seats) {
+    const mine = this.mySeat();
+    const names = seats.map((seat) => (seat === mine ? "you" : this.name(seat)));
+    return `only ${names.join(" & ")}`;
+  }
+
+  /** Per seat, the score's categories (outcome.breakdown), players as columns in rank order. */
+  breakdownTable(outcome, order) {
+    const parts = outcome?.breakdown;
+    if (!parts || !order.length) return null;
+    const categories = [];
+    for (const seat of order) {
+      for (const name of Object.keys(parts[seat.seat] || {})) if (!categories.includes(name)) categories.push(name);
+    }
+    if (!categories.length) return null;
+    return h("details", { class: "breakdown", open: true, "data-testid": "breakdown" },
+      h("summary", {}, "Score breakdown"),
+      h("div", { class: "rules-table" }, h("table", { class: "scores breakdown-table" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), order.map((r) => h("th", { "data-seat": r.seat }, this.name(r.seat))))),
+        h("tbody", {},
+          categories.map((name) => h("tr", { "data-category": name }, h("th", { scope: "row" }, this.words(name)),
+            order.map((r) => h("td", {}, formatScore(parts[r.seat]?.[name] ?? 0))))),
+          h("tr", { class: "total", "data-category": "total" }, h("th", { scope: "row" }, "Total"),
+            order.map((r) => h("td", { "data-testid": "breakdown-total", "data-seat": r.seat }, formatScore(r.score))))))));
   }
 
   drawEnd(ctx) {
@@ -578,15 +659,18 @@ class RoomPage {
     replace(this.endEl, h("section", { class: "card end", "data-testid": "end-screen", "aria-labelledby": "end-title" },
       h("h2", { id: "end-title" }, winners.includes(mine) ? h("span", { class: "crown", "aria-hidden": "true" }, "★ ") : null, title),
       outcome?.reason ? h("p", { class: "reason" }, this.words(outcome.reason)) : null,
-      order.length ? h("table", { class: "scores" },
+      order.length ? h("table", { class: "scores", "data-testid": "scores" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
         h("tbody", {}, order.map((r) => h("tr", { class: winners.includes(r.seat) ? "winner" : "" },
           h("td", {}, r.rank), h("td", {}, this.name(r.seat)), h("td", {}, formatScore(r.score)))))) : null,
+      this.breakdownTable(outcome, order),
       h("div", { class: "row" },
         next ? h("button", { class: "btn primary", "data-testid": "join-next", "data-key": "join-next", onclick: () => this.joinNext(next) },
           mine !== null ? "Join the next game" : "Watch the next game")
           : canAgain ? h("button", { class: "btn primary", "data-testid": "play-again", "data-key": "play-again", onclick: () => this.playAgain() }, "Play again")
           : null,
+        this.state?.status === "finished" ? h("a", { class: "btn ghost", href: `/r/${this.code}/replay`, "data-testid": "open-replay" },
+          "Watch the replay") : null,
         h("button", { class: "btn ghost", onclick: () => navigate("/") }, "Back to the lobby"))));
   }
 
@@ -618,7 +702,8 @@ class RoomPage {
     const options = Object.entries(room.options || {});
     const schema = this.game.options_schema?.properties || {};
     return h("section", { class: "card waiting", "data-testid": "waiting-room" },
-      h("h2", {}, `${this.game.title} — waiting for players`),
+      h("div", { class: "row" }, h("h2", {}, `${this.game.title} — waiting for players`),
+        rulesButton(room.game, "How to play")),
       h("div", { class: "invite" },
         h("label", { class: "hint" }, "Send this link to your friends:"),
         h("div", { class: "row" }, link,
@@ -634,11 +719,13 @@ class RoomPage {
         s.player || s.bot ? h("span", { class: `dot ${s.connected ? "open" : "closed"}`,
                                         title: s.connected ? "connected" : "not connected" }) : null,
         h("span", { class: "seat-name" }, s.player || s.bot ? this.name(s.seat) : "Empty seat"),
-        s.player?.id === player?.id ? h("span", { class: "tag you" }, "you") : null,
+        player && s.player?.id === player.id ? h("span", { class: "tag you" }, "you") : null,
         s.bot ? h("span", { class: "tag bot" }, "bot") : null,
         s.player?.id === room.host ? h("span", { class: "tag host" }, "host") : null,
         isHost && !s.player && !s.bot ? h("button", { class: "btn small", "data-testid": "add-bot", "data-key": `add-bot-${s.seat}`,
-          onclick: (e) => this.roomAction("bots", { seat: s.seat }, e.currentTarget) }, "Add a bot") : null))),
+          onclick: (e) => this.roomAction("bots", { seat: s.seat }, e.currentTarget) }, "Add a bot") : null,
+        isHost && (s.bot || (s.player && s.player.id !== room.host)) ? h("button", { class: "btn small", "data-testid": "remove-seat",
+          "data-key": `remove-${s.seat}`, onclick: (e) => this.roomAction("remove", { seat: s.seat }, e.currentTarget) }, "Remove") : null))),
       h("div", { class: "row actions" },
         isHost ? h("button", { class: "btn primary big", "data-testid": "start", "data-key": "start", disabled: empty.length > 0,
                                onclick: (e) => this.roomAction("start", {}, e.currentTarget) }, "Start the game") : null,

@@ -75,6 +75,9 @@ def database(kind: str) -> Iterator[str]:
         yield url
 
 
+WS_MAX_SIZE = 65_536  # the frame cap the Makefile, Dockerfile and compose file pass too
+
+
 class Server:
     """One uvicorn process serving the app against `database_url`."""
 
@@ -94,7 +97,7 @@ class Server:
     def start(self) -> Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
+             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", str(WS_MAX_SIZE)],
             cwd=ROOT, env=self._env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

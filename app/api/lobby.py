@@ -10,11 +10,15 @@ from pydantic import BaseModel, Field, StringConstraints
 from sqlalchemy import select
 
 from app import rooms
+from app.api.bounds import MAX_SEAT
 from app.api.deps import CurrentPlayer, HallDep, MaybePlayer, SessionDep
 from app.auth import hash_token, new_token
+from app.clocks import MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.db import transaction
 from app.errors import ApiError
 from app.models import MoveRow, Player, Room, Seat
+from app.names import clean_name
+from app.rules_help import rules_of
 from games import REGISTRY, Event
 
 router = APIRouter(prefix="/api")
@@ -30,14 +34,16 @@ class NewRoom(BaseModel):
     options: dict[str, Any] | None = None
     seats: int | None = Field(None, ge=1, le=16)
     private: bool = True
+    # Seconds per move; None (the default) plays without a clock. See TURN_CLOCK_PRESETS.
+    turn_clock: int | None = Field(None, ge=MIN_TURN_CLOCK, le=MAX_TURN_CLOCK)
 
 
 class SeatChoice(BaseModel):
-    seat: int | None = Field(None, ge=0)
+    seat: int | None = Field(None, ge=0, le=MAX_SEAT)
 
 
 class BotSeat(BaseModel):
-    seat: int = Field(ge=0)
+    seat: int = Field(ge=0, le=MAX_SEAT)
 
 
 @router.get("/health")
@@ -48,7 +54,8 @@ async def health() -> dict[str, bool]:
 @router.post("/players", status_code=201)
 async def create_player(body: NewPlayer, session: SessionDep) -> dict[str, str]:
     token = new_token()
-    player = Player(id=secrets.token_hex(8), name=body.name, token_hash=hash_token(token))
+    player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
+                    token_hash=hash_token(token))
     session.add(player)
     await session.commit()
     return {"id": player.id, "name": player.name, "token": token}
@@ -67,12 +74,18 @@ async def list_games() -> list[dict[str, Any]]:
             for g in REGISTRY.values()]
 
 
+@router.get("/games/{game_id}/rules")
+async def game_rules(game_id: str) -> dict[str, Any]:
+    """The game's rules for players (markdown), with its reconstructions marked."""
+    return rules_of(game_id)
+
+
 @router.post("/rooms", status_code=201)
 async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
                       hall: HallDep) -> dict[str, Any]:
     async with transaction(session):
         room = await rooms.create_room(session, player, body.game, body.options, body.seats,
-                                       body.private)
+                                       body.private, body.turn_clock)
         payload = await rooms.room_payload(session, room)
     return payload
 
@@ -95,7 +108,9 @@ async def get_room(code: str, session: SessionDep) -> dict[str, Any]:
 async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
                   *args: Any) -> dict[str, Any]:
     """Run one seat/status change in a transaction, tell every process, answer the room."""
-    async with transaction(session):
+    # FOR UPDATE does nothing on SQLite: the room's writer lock (one for all rooms on SQLite)
+    # serialises concurrent joins, leaves and starts in this process.
+    async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
         room = await rooms.get_room(session, code, for_update=True)
         await action(session, room, *args)
         await hall.room_changed(room.code, session)
@@ -124,6 +139,12 @@ async def add_bot(code: str, body: BotSeat, player: CurrentPlayer, session: Sess
     return await _change(code, session, hall, rooms.add_bot, player, body.seat)
 
 
+@router.post("/rooms/{code}/remove")
+async def remove_from_seat(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
+                           hall: HallDep) -> dict[str, Any]:
+    return await _change(code, session, hall, rooms.remove_from_seat, player, body.seat)
+
+
 @router.post("/rooms/{code}/start")
 async def start_room(code: str, player: CurrentPlayer, session: SessionDep,
                      hall: HallDep) -> dict[str, Any]:
@@ -136,7 +157,7 @@ async def start_room(code: str, player: CurrentPlayer, session: SessionDep,
 async def play_again(code: str, player: CurrentPlayer, session: SessionDep,
                      hall: HallDep) -> dict[str, Any]:
     """A new room for the same game and options; the old room points everyone to it."""
-    async with transaction(session):
+    async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
         old = await rooms.get_room(session, code, for_update=True)
         if old.next_room:
             return await rooms.room_payload(session, await rooms.get_room(session, old.next_room))
@@ -145,7 +166,7 @@ async def play_again(code: str, player: CurrentPlayer, session: SessionDep,
             raise ApiError(403, "not_seated", "Only the players of this room can start a "
                            "new game from it.")
         new = await rooms.create_room(session, player, old.game, old.options, len(seats),
-                                      old.private)
+                                      old.private, old.turn_clock)
         old.next_room = new.code
         await hall.room_changed(old.code, session)
         payload = await rooms.room_payload(session, new)
@@ -175,5 +196,6 @@ async def move_log(code: str, session: SessionDep, viewer: MaybePlayer) -> list[
             "move": shown,
             "text": game.describe(shown) if shown is not None else "made a hidden move",
             "events": [e.to_json() for e in events if full or e.visible_to(seat)],
+            "timed_out": row.client_id.startswith(rooms.CLOCK_ID_PREFIX),
         })
     return log

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy import update
 
+from app import chat
 from app.api.deps import get_hall
 from app.auth import player_for_token
+from app.client_ids import check_player_id
 from app.errors import ApiError
 from app.hall import Hall
 from app.models import Seat
@@ -20,7 +23,6 @@ from app.rooms import get_room, seats_of
 from app.sockets import Client
 
 router = APIRouter()
-MAX_CLIENT_ID = 64
 
 
 class RateLimit:
@@ -54,6 +56,7 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
         await ws.send_text(orjson.dumps(_error(exc.code, exc.message)).decode())
         await ws.close(code=4000 + exc.status)
         return
+    counted_seat = client.seat  # the seat whose connection count this socket holds
     pump = asyncio.create_task(client.pump())
     try:
         await _greet(hall, client)
@@ -64,8 +67,10 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
         hall.sockets.remove(client)
         client.close()
         pump.cancel()
-        if client.seat is not None:
-            await _count_connection(hall, client, -1)
+        if counted_seat is not None:
+            await _count_connection(hall, client.room, counted_seat, client.player_id, -1)
+        else:
+            await chat.watch(hall, client, -1)
 
 
 async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
@@ -84,22 +89,28 @@ async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Cli
 async def _greet(hall: Hall, client: Client) -> None:
     """A (re)connecting client gets the room and the current state at once."""
     if client.seat is not None:
-        await _count_connection(hall, client, +1)
+        await _count_connection(hall, client.room, client.seat, client.player_id, +1)
     room = await hall.room_message(client.room)
     snap = await hall.load_snapshot(client.room)
     if room is not None:
         hall.sockets.push_room(client.room, room, only=client)
     if snap is not None:
         hall.push(snap, only=client)
+    client.send({"type": "chat_history", "messages": await chat.history(hall, client.room)})
+    if client.seat is None:
+        await chat.watch(hall, client, +1)
+    else:
+        await chat.tell_watchers(hall, client.room)
 
 
-async def _count_connection(hall: Hall, client: Client, delta: int) -> None:
+async def _count_connection(hall: Hall, code: str, seat: int, player_id: str | None,
+                            delta: int) -> None:
     async with hall.sessions() as session, session.begin():
         await session.execute(update(Seat).where(
-            Seat.room_code == client.room, Seat.seat == client.seat,
-            Seat.player_id == client.player_id).values(connections=Seat.connections + delta))
-        await hall.room_changed(client.room, session)
-    await hall.after_room_change(client.room)
+            Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id,
+            Seat.connections + delta >= 0).values(connections=Seat.connections + delta))
+        await hall.room_changed(code, session)
+    await hall.after_room_change(code)
 
 
 async def _serve(hall: Hall, client: Client) -> None:
@@ -108,6 +119,9 @@ async def _serve(hall: Hall, client: Client) -> None:
         raw = await client.ws.receive()
         if raw["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(raw.get("code", 1000))
+        if not limit.allow():  # every frame counts, whatever it holds
+            client.send(_error("rate_limited", "Too many messages; slow down a little."))
+            continue
         text = raw.get("text")
         if text is None:
             client.send(_error("bad_message", "Send JSON text frames, not binary."))
@@ -115,9 +129,6 @@ async def _serve(hall: Hall, client: Client) -> None:
         if len(text.encode()) > hall.settings.max_message_bytes:
             client.send(_error("message_too_large", f"Messages are limited to "
                                f"{hall.settings.max_message_bytes} bytes."))
-            continue
-        if not limit.allow():
-            client.send(_error("rate_limited", "Too many messages; slow down a little."))
             continue
         await _handle(hall, client, text)
 
@@ -135,16 +146,31 @@ async def _handle(hall: Hall, client: Client, text: str) -> None:
         client.send({"type": "pong"})
     elif message["type"] == "move":
         await _move(hall, client, message)
+    elif message["type"] == "chat":
+        await _chat(hall, client, message)
     else:
         client.send(_error("unknown_type", f"There is no message type {message['type']!r}; "
-                           "send 'move' or 'ping'."))
+                           "send 'move', 'chat' or 'ping'."))
+
+
+_chat_limits: weakref.WeakKeyDictionary[Client, RateLimit] = weakref.WeakKeyDictionary()
+
+
+async def _chat(hall: Hall, client: Client, message: dict[str, Any]) -> None:
+    """A chat line: its own, slower rate limit; refusals come back as `error` messages."""
+    limit = _chat_limits.setdefault(client, RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST))
+    if not limit.allow():
+        client.send(_error("chat_rate_limited", "You are chatting too fast; wait a moment."))
+        return
+    try:
+        await chat.say(hall, client, message.get("text"))
+    except ApiError as exc:
+        client.send(_error(exc.code, exc.message))
 
 
 def _move_fields(message: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
-    move_id, version, move = message.get("id"), message.get("version"), message.get("move")
-    if not isinstance(move_id, str) or not 0 < len(move_id) <= MAX_CLIENT_ID:
-        raise ApiError(400, "bad_message", f"A move needs an 'id': a string of 1 to "
-                       f"{MAX_CLIENT_ID} characters, unique per move.")
+    move_id = check_player_id(message.get("id"))
+    version, move = message.get("version"), message.get("move")
     if type(version) is not int:
         raise ApiError(400, "bad_message", "A move needs the 'version' of the state it was "
                        "chosen on, as a whole number.")

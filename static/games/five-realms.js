@@ -68,6 +68,7 @@ function cardTile(card, opts = {}) {
   return h("div", {
     class: `fr-card b-${card.banner}${opts.extra ? ` ${opts.extra}` : ""}`, "data-testid": opts.testid || "fr-card",
     "data-card": card.card, "data-banner": card.banner,
+    title: card.name ? `${card.name}: ${effectText(card)}` : `${info.label} banner`, // what a piece means, on hover
   },
   h("span", { class: "fr-card-banner" }, h("span", { class: "fr-sym", "aria-hidden": "true" }, info.symbol),
     ` ${info.label}`),
@@ -393,7 +394,7 @@ export default {
       h("div", { class: "fr-pile", "data-testid": "fr-deck" },
         h("span", { class: "fr-pile-label" }, "Deck"),
         h("strong", { class: "fr-pile-count" }, plural(view.deck.count, "card")),
-        view.deck.top_banner ? h("span", {}, "next: ", bannerTag(view.deck.top_banner)) : h("span", {}, "empty")),
+        view.deck.next_banner ? h("span", { "data-testid": "fr-next-banner" }, "next: ", bannerTag(view.deck.next_banner)) : h("span", {}, "empty")),
       h("div", { class: "fr-pile", "data-testid": "fr-discard" },
         h("span", { class: "fr-pile-label" }, "Discard pile"),
         h("strong", { class: "fr-pile-count" }, plural(view.discard.count, "card")),

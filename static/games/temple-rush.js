@@ -15,10 +15,18 @@ const COLOURS = {
   brown: { label: "Brown", mark: "■" },
   lightning: { label: "Lightning", mark: "⚡" },
 };
-const POWERS = { hammer: "Hammer & Chisel", bag: "Bag", mortar: "Mortar" };
+const POWERS = { hammer: "Hammer & Chisel", bag: "Bag", mortar: "Mortar", "hammer+mortar": "Hammer & Chisel and the Mortar" };
+/** What each power token does, as a tooltip on its chip (once per game; unused ones score 1). */
+const POWER_TIPS = {
+  hammer: "Hammer & Chisel: place a block of another size than your die shows, or swap a placed block for one of another size. Once per game.",
+  bag: "Bag: borrow the top two blocks of another player's construction to finish one of your temples at once. Once per game.",
+  mortar: "Mortar: place a block that touches nothing in one zone; loose blocks are fine there until you complete its temple. Once per game.",
+};
 const DIRS = { flat: "Flat", upright: "On end" };
 const SIZES = [1, 2, 3, 4];
-const ACTED = { place: "placed a block", takeback: "took a block back", bag: "used the Bag", pass: "passed" };
+const ACTED = { place: "placed a block", takeback: "took a block back", bag: "completed a temple with the Bag",
+  complete: "completed a temple", pass: "passed" };
+// A completed temple's seat first chooses its bonus block ("bonus" moves), then waits.
 
 function ensureStyles() {
   if (document.querySelector(`link[href="${CSS_HREF}"]`)) return;
@@ -151,7 +159,8 @@ function powersLine(powers) {
   const names = Object.keys(powers || {});
   if (!names.length) return null;
   return h("div", { class: "tr-powers" }, h("span", { class: "tr-k" }, "Powers: "),
-    names.map((p) => h("span", { class: `tr-chip power ${powers[p]}` }, `${POWERS[p] || p}: ${powers[p]}`)));
+    names.map((p) => h("span", { class: `tr-chip power ${powers[p]}`, title: POWER_TIPS[p] || "", "data-testid": "power" },
+      `${POWERS[p] || p}: ${powers[p]}`)));
 }
 
 // -- the renderer ---------------------------------------------------------------------------
@@ -403,6 +412,17 @@ export default {
       }
       local.choose = null;
     }
+    const bonusMoves = moves.filter((m) => m.type === "bonus");
+    if (bonusMoves.length) {
+      const blocks = view.seats[me].zones[bonusMoves[0].zone]?.blocks || [];
+      const sizeOf = (m) => blocks.find((b) => b.id === m.block)?.size;
+      return h("div", { class: "tr-controls", "data-testid": "tr-controls" },
+        h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" },
+          "Temple complete! Choose the block of it that goes to your bonus area (it scores its size; one of each size)."),
+        h("div", { class: "tr-pick" }, bonusMoves.map((m) => h("button", {
+          class: "btn small", "data-testid": "tr-bonus", "data-zone": m.zone, "data-block": m.block,
+          onclick: () => play(m) }, `Bank a 1x${sizeOf(m)} block (+${sizeOf(m)})`))));
+    }
     const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
       : mode === "takeback" ? "Take back: press a block marked ↩ to return it to your supply (this uses your turn)."
       : mode === "chisel" ? (local.chisel ? "Hammer & Chisel: pick the block that replaces it."
@@ -420,6 +440,7 @@ export default {
     }
     if (modes.has("hammer")) modeButtons.push(toggle("hammer", "Use Hammer & Chisel (another size)"));
     if (modes.has("mortar")) modeButtons.push(toggle("mortar", "Use Mortar (a loose block)"));
+    if (modes.has("hammer+mortar")) modeButtons.push(toggle("hammer+mortar", "Use Hammer & Chisel and Mortar (another size, loose)"));
     if (modes.has("takeback")) modeButtons.push(toggle("takeback", "↩ Take a block back"));
     if (modes.has("chisel")) modeButtons.push(toggle("chisel", "⚒ Hammer & Chisel: swap a placed block"));
     const bags = moves.filter((m) => m.type === "bag");
@@ -430,6 +451,7 @@ export default {
       h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" }, prompt),
       mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
       mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not touch the others in that zone; Mortar stays active there until you complete it.") : null,
+      mode === "hammer+mortar" ? h("p", { class: "hint" }, "Both tokens: a block of a size the die does not show, not touching the others in that zone. Both are spent (Mortar stays active there).") : null,
       mode === "chisel" ? h("p", { class: "hint" }, "The block goes back to your supply and one of another size from your supply "
         + "is laid from the same spot (its lowest, leftmost cell). The token is spent; you still play your die this round.") : null,
       mode === "chisel" && local.chisel ? this.chiselOptions(view, ctx, local, me, chiselMoves, play) : null,

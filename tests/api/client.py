@@ -33,6 +33,7 @@ class Api:
     async def call(self, method: str, path: str, token: str | None = None,
                    expect: int = 200, **kwargs: Any) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers.update(kwargs.pop("headers", {}))
         response = await self.http.request(method, path, headers=headers, **kwargs)
         assert response.status_code == expect, f"{method} {path}: {response.text}"
         return response.json()
@@ -81,6 +82,8 @@ class Conn:
     replies: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task[None] | None = None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    watchers: dict[str, Any] | None = None
 
     async def read(self) -> None:
         try:
@@ -93,6 +96,15 @@ class Conn:
                     self.changed.set()
                 elif message["type"] == "room":
                     self.room = message["room"]
+                    self.changed.set()
+                elif message["type"] == "chat_history":
+                    self.chat = message["messages"]
+                    self.changed.set()
+                elif message["type"] == "chat":
+                    self.chat.append(message["message"])
+                    self.changed.set()
+                elif message["type"] == "watchers":
+                    self.watchers = message
                     self.changed.set()
                 else:
                     await self.replies.put(message)

@@ -87,6 +87,17 @@ async def test_floods_are_rate_limited_and_the_connection_recovers(
     await api.close()
 
 
+async def test_binary_and_oversize_frames_count_against_the_rate_limit(
+        strict_server: Server) -> None:
+    api = Api(strict_server.url)
+    _, _, (ca, _) = await api.started_pair()
+    for n in range(60):
+        await ca.ws.send(b"\x00" * 10 if n % 2 else "x" * 20_000)
+    codes = [(await ca.reply())["code"] for _ in range(60)]
+    assert "rate_limited" in codes, "binary and oversize frames bypassed the rate limit"
+    await api.close()
+
+
 @pytest.mark.parametrize(("path", "code"), [("zzz-zzz-zzz", "room_not_found"),
                                             ("bogus", "room_not_found")])
 async def test_unknown_rooms_are_refused_on_connect(api: Api, path: str, code: str) -> None:

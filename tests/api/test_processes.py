@@ -69,3 +69,30 @@ async def test_acknowledged_moves_survive_a_crash() -> None:
             assert back.state["view"]["rows"] == seen["rows"]
             await back.close()
             await api.close()
+
+
+async def test_chat_crosses_processes(two_servers: tuple[Server, Server]) -> None:
+    """A line said on one process reaches sockets on the other (NOTIFY carries only its id)."""
+    apis = [Api(two_servers[0].url), Api(two_servers[1].url)]
+    people = [await apis[0].player("Talker"), await apis[0].player("Listener")]
+    code = await apis[0].room_with("gem-pyramid", people)
+    talker = await apis[0].connect(code, people[0]["token"])
+    listener = await apis[1].connect(code, people[1]["token"])
+    await listener.until(lambda c: c.state is not None)
+    await talker.send({"type": "chat", "text": "across the wire"})
+    await listener.until(lambda c: [m["text"] for m in c.chat] == ["across the wire"])
+    assert listener.chat[0]["name"] == "Talker"
+    # Who is watching counts spectators on every process, names and all.
+    fan = await apis[0].player("Fan")
+    watchers = [await apis[1].connect(code, fan["token"]), await apis[0].connect(code)]
+    await talker.until(lambda c: c.watchers is not None and c.watchers["count"] == 2)
+    await listener.until(lambda c: c.watchers is not None and c.watchers["count"] == 2)
+    assert talker.watchers["names"] == listener.watchers["names"] == ["Fan"]
+    await watchers[0].close()
+    await talker.until(lambda c: c.watchers["count"] == 1 and c.watchers["names"] == [])
+    await watchers[1].close()
+    await listener.until(lambda c: c.watchers["count"] == 0)
+    for conn in (talker, listener):
+        await conn.close()
+    for api in apis:
+        await api.close()

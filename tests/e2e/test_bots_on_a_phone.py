@@ -53,7 +53,7 @@ def test_a_phone_player_beats_or_loses_to_bots(open_client) -> None:
             break
         me.play_one_gem()
     expect(end).to_be_visible()
-    expect(end.locator("tbody tr")).to_have_count(3)
+    expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(3)
     expect(me.page.get_by_test_id("player")).to_have_count(3)
     expect(me.page.locator("[data-testid=player] .tag.bot")).to_have_count(2)
     me.page.get_by_test_id("end-screen").scroll_into_view_if_needed()

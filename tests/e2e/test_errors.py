@@ -85,7 +85,7 @@ def test_bad_variants_and_a_forgotten_token(open_client) -> None:
     player.page.evaluate(f"localStorage.setItem('ziggurat.player', '{json.dumps(stale)}')")
     player.page.reload()
     expect(player.page.get_by_test_id("my-name")).to_have_text("Vera")
-    player.page.wait_for_function("JSON.parse(localStorage.getItem('ziggurat.player')).token"
+    player.page.wait_for_function("() => JSON.parse(localStorage.getItem('ziggurat.player')).token"
                                   " !== 'not-a-token-the-server-knows'")
     renewed = player.page.evaluate("JSON.parse(localStorage.getItem('ziggurat.player'))")
     assert renewed["name"] == "Vera" and renewed["id"] != stored["id"]
@@ -116,11 +116,12 @@ def test_public_rooms_are_listed_and_seats_fill_live(open_client) -> None:
     visitor.choose_name("Rae")
     visitor.page.goto(link)
     expect(visitor.page.get_by_test_id("banner")).to_contain_text("You are visiting")
-    visitor.page.wait_for_function("window.ziggurat && window.ziggurat.state")
+    visitor.page.wait_for_function("() => window.ziggurat && window.ziggurat.state")
     assert visitor.state()["seat"] is None
     visitor.page.get_by_test_id("take-seat").click()
     expect(visitor.page.locator(APP)).to_have_attribute("data-seat", "2")
-    visitor.page.wait_for_function("window.ziggurat.state && window.ziggurat.state.seat === 2")
+    visitor.page.wait_for_function(
+        "() => window.ziggurat.state && window.ziggurat.state.seat === 2")
     expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(3)
     expect(host.page.get_by_test_id("start")).to_be_enabled()
     host.page.get_by_test_id("start").click()

@@ -203,7 +203,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     for client in (host, guest):
         end = client.page.get_by_test_id("end-screen")
         expect(end).to_be_visible()
-        expect(end.locator("tbody tr")).to_have_count(2)
+        expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(2)
         expect(client.page.get_by_test_id("fr-prompt")).to_contain_text("The game is over")
         assert client.page.locator("[data-testid=fr-move]").count() == 0
     outcome = host.state()["outcome"]
@@ -212,6 +212,22 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
         assert outcome["scores"][seat] == castles
         expect(client.page.get_by_test_id("fr-player").first).to_contain_text(
             f"{castles} castle")
+    # The end screen breaks castles down by where they came from; the log, now whole, labels
+    # every private line with whose it was ("only you" only on one's own).
+    others_lines = 0
+    for seat, client in seated.items():
+        for total_seat, score in enumerate(outcome["scores"]):
+            expect(client.page.locator(f"[data-testid=breakdown-total][data-seat='{total_seat}']")
+                   ).to_have_text(f"{score:g}")
+        for line in client.page.locator("[data-testid=log] li.private").all():
+            to = line.get_attribute("data-to")
+            tag = line.get_by_test_id("private-tag").text_content()
+            if to == str(seat):
+                assert tag == "only you", tag
+            else:
+                assert "you" not in tag and tag.startswith("only "), (to, tag)
+                others_lines += 1
+    assert others_lines, "after the game each player sees the other's private lines, by name"
     shot(host, "five-realms-end-host", full=True)
     shot(guest, "five-realms-end-phone")
     fits_the_screen(guest)

@@ -69,7 +69,7 @@ def test_three_friends_play_a_whole_game_of_lucent(open_client) -> None:
         end = client.page.get_by_test_id("end-screen")
         expect(end).to_be_visible()
         expect(end).to_contain_text("placed the last gem")
-        expect(end.locator("tbody tr")).to_have_count(3)
+        expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(3)
     outcome = watcher.state()["outcome"]
     winner = seated[outcome["winners"][0]]
     expect(winner.page.get_by_test_id("end-screen")).to_contain_text("You win!")

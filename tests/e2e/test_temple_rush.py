@@ -60,7 +60,8 @@ def _block_mask(move: dict) -> int:
 
 def choose(state: dict, power: str | None = None) -> dict | None:
     """A sensible legal move: finish a temple, else the biggest block that keeps it buildable;
-    take back a block from a temple that can no longer be finished; else pass. With `power`,
+    take back a block from a temple that can no longer be finished; else pass if the book allows
+    it, else any plain placement (the die's block must go down somewhere). With `power`,
     only such a placement using that power token, or None."""
     legal, view, seat = state["legal_moves"], state["view"], state["seat"]
     races = [m for m in legal if m["type"] == "race"]
@@ -68,6 +69,9 @@ def choose(state: dict, power: str | None = None) -> dict | None:
         return max(races, key=lambda m: m["size"])
     if view["phase"] == "lightning":
         return next(m for m in legal if m["type"] == "withdraw")
+    bonus = [m for m in legal if m["type"] == "bonus"]
+    if bonus:  # the largest block scores most
+        return bonus[-1]
     me = view["seats"][seat]
     best, best_key = None, None
     for move in legal:
@@ -92,7 +96,9 @@ def choose(state: dict, power: str | None = None) -> dict | None:
             back = [m for m in legal if m["type"] == "takeback" and m["zone"] == zone["zone"]]
             if back:
                 return back[0]
-    return next(m for m in legal if m["type"] == "pass")
+    plain = (m for m in legal if m["type"] == "pass" or (
+        m["type"] == "place" and "power" not in m and "from_zone" not in m))
+    return min(plain, key=lambda m: m["type"] != "pass")
 
 
 # -- making a move by clicking -----------------------------------------------------------------
@@ -142,6 +148,11 @@ def click_move(client: Client, move: dict, legal: list[dict]) -> None:
     shown = check_offered(client, legal)
     if kind in ("pass", "withdraw"):
         page.get_by_test_id(f"tr-{kind}").click(timeout=CLICK_MS)
+        return
+    if kind == "bonus":
+        shown = {int(b.get_attribute("data-block")) for b in page.get_by_test_id("tr-bonus").all()}
+        assert shown == {m["block"] for m in legal if m["type"] == "bonus"}
+        page.locator(f"[data-testid=tr-bonus][data-block='{move['block']}']").click(timeout=CLICK_MS)
         return
     if kind == "takeback":
         page.locator("[data-testid=tr-mode][data-mode=takeback]").click(timeout=CLICK_MS)
@@ -344,7 +355,7 @@ def test_two_friends_play_temple_rush_to_the_end(open_client) -> None:
     for client in (ada, bo):
         end = client.page.get_by_test_id("end-screen")
         expect(end).to_be_visible()
-        expect(end.locator("tbody tr")).to_have_count(2)
+        expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(2)
         expect(client.page.get_by_test_id("tr-round")).to_contain_text("Game over")
     outcome = ada.state()["outcome"]
     view = ada.state()["view"]

@@ -1,0 +1,126 @@
+"""Room chat: said over the websocket, kept with the room, fanned out to every process.
+
+Also who is watching: spectator connections are rows of `watchers`, announced with
+'watch:<code>:<origin>' so that every process can tell its sockets the new count.
+
+Chat stays off the move pipeline: it takes no room lock and never touches the game state. A
+line is committed with a NOTIFY naming only the room and the line's id
+('chat:<code>:<origin>:<id>'); other processes read the line back from the database.
+Text is stored and sent as plain text: the client renders it as text, never as HTML.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import weakref
+from typing import Any
+
+import orjson
+from sqlalchemy import delete, select
+
+from app.errors import ApiError
+from app.models import ChatMessage, Player, Room, Seat, Watcher
+from app.sockets import Client
+
+MAX_CHAT_CHARS = 300
+HISTORY = 100
+CHAT_PER_SECOND = 0.5  # a line every 2 s sustained, after a burst
+CHAT_BURST = 5
+
+
+def clean_text(raw: Any) -> str:
+    """A chat line as it will be stored: control characters dropped, spaces trimmed, checked."""
+    if not isinstance(raw, str):
+        raise ApiError(400, "bad_message", "A chat message needs a 'text' string.")
+    text = "".join(ch for ch in raw if ch in "\n" or unicodedata.category(ch)[0] != "C")
+    text = text.strip()
+    if not text:
+        raise ApiError(400, "chat_empty", "Type something before sending.")
+    if len(text) > MAX_CHAT_CHARS:
+        raise ApiError(400, "chat_too_long", f"Chat lines are limited to {MAX_CHAT_CHARS} "
+                       f"characters; this one has {len(text)}.")
+    return text
+
+
+def line_json(row: ChatMessage) -> dict[str, Any]:
+    return {"id": row.id, "at": row.at.isoformat(), "player": row.player_id, "name": row.name,
+            "seat": row.seat, "text": row.text}
+
+
+async def say(hall: Any, client: Client, raw_text: Any) -> dict[str, Any]:
+    """Store one line from `client` and return it; refuses nameless, muted or bad lines."""
+    text = clean_text(raw_text)
+    if client.player_id is None:
+        raise ApiError(403, "chat_needs_name", "Pick a name to chat.")
+    async with hall.sessions() as session, session.begin():
+        room = await session.get(Room, client.room)
+        player = await session.get(Player, client.player_id)
+        if room is None or player is None:
+            raise ApiError(404, "room_not_found", "This room no longer exists.")
+        seat = await session.scalar(select(Seat.seat).where(
+            Seat.room_code == room.code, Seat.player_id == player.id))
+        if seat is None and room.spectators_muted and player.id != room.host_id:
+            raise ApiError(403, "chat_muted", "The host has muted spectators' chat.")
+        row = ChatMessage(room_code=room.code, player_id=player.id, name=player.name,
+                          seat=seat, text=text)
+        session.add(row)
+        await session.flush()
+        line = line_json(row)
+        await hall.hub.notify_in(session, f"chat:{room.code}:{hall.origin}:{row.id}")
+    broadcast(hall, client.room, {"type": "chat", "message": line})
+    return line
+
+
+def broadcast(hall: Any, code: str, message: dict[str, Any]) -> None:
+    """Send `message` to every socket of room `code` in this process."""
+    text = orjson.dumps(message).decode()
+    for client in hall.sockets.clients(code):
+        client.send(text)
+
+
+async def history(hall: Any, code: str) -> list[dict[str, Any]]:
+    """The room's last lines, oldest first."""
+    async with hall.sessions() as session:
+        rows = list(await session.scalars(select(ChatMessage).where(
+            ChatMessage.room_code == code).order_by(ChatMessage.id.desc()).limit(HISTORY)))
+    return [line_json(row) for row in reversed(rows)]
+
+
+async def relay(hall: Any, code: str, line_id: str) -> None:
+    """Another process stored a line: read it back and send it to this process's sockets."""
+    if not line_id.isdigit():
+        return
+    async with hall.sessions() as session:
+        row = await session.get(ChatMessage, int(line_id))
+    if row is not None and row.room_code == code:
+        broadcast(hall, code, {"type": "chat", "message": line_json(row)})
+
+
+_watch_rows: weakref.WeakKeyDictionary[Client, int] = weakref.WeakKeyDictionary()
+
+
+async def watch(hall: Any, client: Client, delta: int) -> None:
+    """A spectator connection opened (+1) or closed (-1): record it for every process, and
+    tell everyone in the room who is watching now."""
+    async with hall.sessions() as session, session.begin():
+        if delta > 0:
+            row = Watcher(room_code=client.room, player_id=client.player_id)
+            session.add(row)
+            await session.flush()
+            _watch_rows[client] = row.id
+        elif (row_id := _watch_rows.pop(client, None)) is not None:
+            await session.execute(delete(Watcher).where(Watcher.id == row_id))
+        await hall.hub.notify_in(session, f"watch:{client.room}:{hall.origin}")
+    await tell_watchers(hall, client.room)
+
+
+async def tell_watchers(hall: Any, code: str) -> None:
+    """Send this process's sockets of room `code` the `watchers` message: how many spectators
+    are connected (to any process), and the names they chose (a visitor with no name is only
+    counted)."""
+    async with hall.sessions() as session:
+        rows = (await session.execute(
+            select(Watcher.id, Player.name).outerjoin(Player, Watcher.player_id == Player.id)
+            .where(Watcher.room_code == code))).all()
+    names = sorted({name for _, name in rows if name is not None})
+    broadcast(hall, code, {"type": "watchers", "count": len(rows), "names": names})

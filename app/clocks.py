@@ -1,0 +1,88 @@
+"""Turn clocks: when a seat's time runs out, its zombie move is played through the pipeline.
+
+The deadline is derived from the database (rooms.last_move_at + rooms.turn_clock), so it
+survives a restart. Every process watches; the move's platform id `~clock:<version>:<seat>`
+plus the pipeline's version check and exactly-once keys let exactly one of them land it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from app.client_ids import platform_id
+from app.errors import ApiError
+from app.models import Room, Seat, utcnow
+from app.moves import Mover, submit_move
+from app.rooms import as_utc
+from games import REGISTRY
+
+if TYPE_CHECKING:
+    from app.hall import Hall
+
+log = logging.getLogger(__name__)
+MIN_TURN_CLOCK = 1
+MAX_TURN_CLOCK = 7 * 24 * 3600
+TICK_SECONDS = 0.5
+
+
+class TurnClocks:
+    """One watcher task per process: looks for rooms whose clock ran out and times them out."""
+
+    def __init__(self, hall: Hall) -> None:
+        self._hall = hall
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _watch(self) -> None:
+        while True:
+            try:
+                await self.fire_expired()
+            except Exception:
+                log.exception("turn clock sweep failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def fire_expired(self) -> None:
+        now = utcnow()
+        async with self._hall.sessions() as session:
+            rooms = list(await session.scalars(select(Room).where(
+                Room.status == "active", Room.turn_clock.is_not(None))))
+            bots = {(s.room_code, s.seat) for s in await session.scalars(select(Seat).where(
+                Seat.room_code.in_([r.code for r in rooms]), Seat.bot.is_not(None)))}
+        for room in rooms:
+            started = room.last_move_at
+            if started is None or as_utc(started) + timedelta(seconds=room.turn_clock) > now:
+                continue
+            try:  # one room whose rules raise must not hold up the other rooms' clocks
+                for seat in sorted(REGISTRY[room.game].to_act(room.state)):
+                    if (room.code, seat) not in bots:
+                        await self._time_out(room, seat)
+            except Exception:
+                log.exception("turn clock of room %s failed", room.code)
+
+    async def _time_out(self, room: Room, seat: int) -> None:
+        move = REGISTRY[room.game].zombie_move(room.state, seat)
+        try:
+            await submit_move(self._hall, room.code, Mover(seat=seat),
+                              platform_id("clock", room.version, seat), room.version, move)
+            log.info("room %s: seat %d ran out of time at version %d", room.code, seat,
+                     room.version)
+            await self._tell_room(room.code)
+        except ApiError as exc:  # another process (or a last-second move) got there first
+            log.debug("clock move in %s refused: %s", room.code, exc.code)
+
+    async def _tell_room(self, code: str) -> None:
+        """Push the room again: the new deadline, and seats marked away, reach every process."""
+        async with self._hall.sessions() as session, session.begin():
+            await self._hall.room_changed(code, session)
+        await self._hall.after_room_change(code)

@@ -1,0 +1,80 @@
+"""A match rebuilt from its seed and move log, one version at a time, as one viewer saw it.
+
+The same stepping as `games.protocol.replay` (setup on `match_rng(seed, 0)`, move n applied on
+`match_rng(seed, n)`), keeping every intermediate state so that a replay can be stepped
+through and a rollback previewed. Views and log lines go through the game's own `view` and
+`redact_move`, so a replay shows a seat exactly what that seat was allowed to see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.models import MoveRow, Room
+from games import REGISTRY, Event, Game
+from games.protocol import State, match_rng
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The state after `version` moves, and the move row that made it (None for the deal)."""
+
+    version: int
+    state: State
+    row: MoveRow | None
+
+
+def steps(room: Room, players: int, rows: Sequence[MoveRow]) -> Iterator[Step]:
+    """Every state of the room from the deal on; rows must be the log in version order."""
+    game = REGISTRY[room.game]
+    options = game.Options.model_validate(room.options)
+    state = game.setup(players, options, match_rng(room.seed, 0))
+    yield Step(0, state, None)
+    for version, row in enumerate(rows, start=1):
+        state, _ = game.apply(state, row.seat, row.move, match_rng(room.seed, version))
+        yield Step(version, state, row)
+
+
+def state_at(room: Room, players: int, rows: Sequence[MoveRow], version: int) -> State:
+    """The full state at `version` (0 is the deal)."""
+    for step in steps(room, players, rows[:version]):
+        if step.version == version:
+            return step.state
+    raise ValueError(f"the log has no version {version}")
+
+
+def frame(game: Game, step: Step, viewer: int | None, whole_log: bool) -> dict[str, Any]:
+    """One step as `viewer` (a seat, or None for a spectator) may see it.
+
+    `whole_log` shows every move and event in full (a finished game, or the admin).
+    """
+    outcome = game.outcome(step.state)
+    line: dict[str, Any] = {"seat": None, "move": None, "text": "The game begins.", "events": [],
+                            "at": None}
+    if step.row is not None:
+        row = step.row
+        shown = row.move if whole_log else game.redact_move(row.move, row.seat, viewer)
+        events = [Event.from_json(e) for e in row.events]
+        line = {"seat": row.seat, "move": shown,
+                "text": game.describe(shown) if shown is not None else "made a hidden move",
+                "events": [e.to_json() for e in events if whole_log or e.visible_to(viewer)],
+                "at": row.created_at}
+    return {"version": step.version, "view": game.view(step.state, viewer),
+            "to_act": sorted(game.to_act(step.state)) if outcome is None else [],
+            "outcome": outcome.to_json() if outcome else None, **line}
+
+
+def frames(room: Room, players: int, rows: Sequence[MoveRow], viewer: int | None,
+           whole_log: bool) -> dict[str, Any]:
+    """Every frame of the match; a rule that raises midway ends the list with an `error`."""
+    game = REGISTRY[room.game]
+    out: list[dict[str, Any]] = []
+    error = None
+    try:
+        for step in steps(room, players, rows):
+            out.append(frame(game, step, viewer, whole_log))
+    except Exception as exc:  # a broken rule module: show what could be rebuilt
+        error = f"The rules failed at version {len(out)}: {type(exc).__name__}: {exc}"
+    return {"seat": viewer, "frames": out, "error": error}

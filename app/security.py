@@ -1,0 +1,101 @@
+"""Edge protections for every request: security headers, a request-body cap, a same-origin
+check on websockets, and an access-log filter that keeps tokens out of the server's logs."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+
+from app.errors import error_body
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+       "form-action 'self'; frame-ancestors 'none'")
+HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+           (b"x-frame-options", b"DENY")]
+OPEN_DOCS = ("/docs", "/redoc", "/openapi.json")  # FastAPI's pages load Swagger from a CDN
+_TOKEN = re.compile(r"(token=)[^&\s\"]+", re.IGNORECASE)
+
+
+class Edge:
+    """ASGI middleware: wraps the app, refuses before the app sees anything it should not."""
+
+    def __init__(self, app: Any, max_body_bytes: int) -> None:
+        self.app, self.max_body = app, max_body_bytes
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and not _same_origin(scope):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _refuse(send, 413, "body_too_large", f"Request bodies are limited to "
+                          f"{self.max_body} bytes.")
+            return
+        csp = not scope["path"].startswith(OPEN_DOCS)
+
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                extra = [*HEADERS, *([(b"content-security-policy", CSP.encode())] if csp
+                                     else [])]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, self._capped(receive), send_with_headers)
+
+    def _capped(self, receive: Any) -> Any:
+        """Count a chunked body as it arrives; past the cap the app sees a disconnect."""
+        seen = 0
+
+        async def capped() -> dict[str, Any]:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    return {"type": "http.disconnect"}
+            return message
+        return capped
+
+
+def _same_origin(scope: dict[str, Any]) -> bool:
+    """Browsers always send Origin on websockets; a page on another site may not open ours.
+    Clients that send no Origin (scripts, bots, tests) are not browsers and may connect."""
+    headers = dict(scope["headers"])
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    return urlsplit(origin.decode("latin-1")).netloc.lower() == \
+        headers.get(b"host", b"").decode("latin-1").lower()
+
+
+async def _refuse(send: Any, status: int, code: str, message: str) -> None:
+    body = orjson.dumps(error_body(code, message))
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()), *HEADERS]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class RedactTokens(logging.Filter):
+    """Access-log lines carry the URL, and a websocket URL may carry `?token=`: mask it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a
+                                for a in (record.args if isinstance(record.args, tuple)
+                                          else (record.args,)))
+        record.msg = _TOKEN.sub(r"\1***", str(record.msg))
+        return True
+
+
+def install_log_filter() -> None:
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+        logging.getLogger(name).addFilter(RedactTokens())
