@@ -22,6 +22,13 @@ class Settings(BaseSettings):
     rate_per_second: float = 20.0
     rate_burst: int = 40
     max_body_bytes: int = 65_536
+    # Abuse limits, per minute (0: off). Generous: a load test from one address stays under.
+    players_per_minute_per_address: int = 6_000
+    rooms_per_minute_per_player: int = 60
+    rooms_per_minute_per_address: int = 3_000
+    joins_per_minute_per_player: int = 120
+    joins_per_minute_per_address: int = 6_000
+    failures_per_minute_per_address: int = 120  # unknown room codes and wrong admin tokens
     static_dir: Path = ROOT / "static"
 
     @field_validator("admin_token")

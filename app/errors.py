@@ -36,7 +36,10 @@ def _first_problem(exc: RequestValidationError) -> str:
 
 def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
-    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        hall = getattr(request.app.state, "hall", None)
+        if hall is not None:
+            hall.quotas.failed(exc.code, request.client.host if request.client else "unknown")
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)

@@ -17,6 +17,7 @@ from app.db import make_engine, make_sessionmaker
 from app.hub import make_hub
 from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
+from app.quotas import Quotas
 from app.rooms import room_payload
 from app.snapshot import Snapshot
 from app.sockets import Client, RoomSockets
@@ -35,6 +36,7 @@ class Hall:
         self.locks = RoomLocks(single_writer=settings.is_sqlite)
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
         self.clocks = TurnClocks(self)
+        self.quotas = Quotas(settings)
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self._background: set[asyncio.Task[None]] = set()

@@ -15,6 +15,7 @@ from app.config import Settings, get_settings
 from app.errors import install_handlers
 from app.hall import Hall
 from app.migrate import upgrade_to_head_async
+from app.quotas import GuessThrottle
 from app.security import Edge, install_log_filter
 
 
@@ -38,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(chat.router)
     _serve_client(app, settings)
+    app.add_middleware(GuessThrottle)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
     return app
 

@@ -45,6 +45,12 @@ def require_admin(hall: HallDep, authorization: AuthHeader = None) -> None:
     check_admin(hall.settings.admin_token, bearer(authorization))
 
 
+def address(request: Request) -> str:
+    """The caller's network address, for per-address limits."""
+    return request.client.host if request.client else "unknown"
+
+
+Address = Annotated[str, Depends(address)]
 MaybePlayer = Annotated[Player | None, Depends(maybe_player)]
 CurrentPlayer = Annotated[Player, Depends(current_player)]
 AdminDep = Depends(require_admin)

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from app import rooms
 from app.api.bounds import MAX_SEAT
-from app.api.deps import CurrentPlayer, HallDep, MaybePlayer, SessionDep
+from app.api.deps import Address, CurrentPlayer, HallDep, MaybePlayer, SessionDep
 from app.auth import hash_token, new_token
 from app.clocks import MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.db import transaction
@@ -52,7 +52,9 @@ async def health() -> dict[str, bool]:
 
 
 @router.post("/players", status_code=201)
-async def create_player(body: NewPlayer, session: SessionDep) -> dict[str, str]:
+async def create_player(body: NewPlayer, session: SessionDep, hall: HallDep,
+                        where: Address) -> dict[str, str]:
+    hall.quotas.spend("players", where)
     token = new_token()
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
                     token_hash=hash_token(token))
@@ -82,7 +84,8 @@ async def game_rules(game_id: str) -> dict[str, Any]:
 
 @router.post("/rooms", status_code=201)
 async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
-                      hall: HallDep) -> dict[str, Any]:
+                      hall: HallDep, where: Address) -> dict[str, Any]:
+    hall.quotas.spend("rooms", where, player.id)
     async with transaction(session):
         room = await rooms.create_room(session, player, body.game, body.options, body.seats,
                                        body.private, body.turn_clock)
@@ -121,7 +124,8 @@ async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
 
 @router.post("/rooms/{code}/join")
 async def join_room(code: str, player: CurrentPlayer, session: SessionDep, hall: HallDep,
-                    body: SeatChoice | None = None) -> dict[str, Any]:
+                    where: Address, body: SeatChoice | None = None) -> dict[str, Any]:
+    hall.quotas.spend("joins", where, player.id)
     return await _change(code, session, hall, rooms.join, player, body.seat if body else None)
 
 
@@ -155,8 +159,9 @@ async def start_room(code: str, player: CurrentPlayer, session: SessionDep,
 
 @router.post("/rooms/{code}/again", status_code=201)
 async def play_again(code: str, player: CurrentPlayer, session: SessionDep,
-                     hall: HallDep) -> dict[str, Any]:
+                     hall: HallDep, where: Address) -> dict[str, Any]:
     """A new room for the same game and options; the old room points everyone to it."""
+    hall.quotas.spend("rooms", where, player.id)
     async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
         old = await rooms.get_room(session, code, for_update=True)
         if old.next_room:

@@ -19,6 +19,7 @@ from app.errors import ApiError
 from app.hall import Hall
 from app.models import Seat
 from app.moves import Mover, submit_move
+from app.quotas import client_address
 from app.rooms import get_room, seats_of
 from app.sockets import Client
 
@@ -53,6 +54,7 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
     try:
         client = await _admit(hall, ws, code, token)
     except ApiError as exc:
+        hall.quotas.failed(exc.code, client_address(ws.scope))
         await ws.send_text(orjson.dumps(_error(exc.code, exc.message)).decode())
         await ws.close(code=4000 + exc.status)
         return
