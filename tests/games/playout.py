@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+import orjson
 from pydantic import BaseModel
 
 from games import Event, Game, Move, State
@@ -70,7 +71,6 @@ def play_random(
 
 
 def as_json(value: Any) -> Any:
-    """Only plain JSON survives: tuples, sets and other types are caught by the comparison."""
-    import json
-
-    return json.loads(json.dumps(value))
+    """Only plain JSON survives: tuples become lists and fail the comparison; sets, non-string
+    keys and other types make orjson raise."""
+    return orjson.loads(orjson.dumps(value))
