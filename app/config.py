@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     joins_per_minute_per_player: int = 120
     joins_per_minute_per_address: int = 6_000
     failures_per_minute_per_address: int = 120  # unknown room codes and wrong admin tokens
+    # Open websockets per process (0: no cap); sockets without a token count by address.
+    sockets_per_player: int = 16
+    sockets_per_anonymous_address: int = 64
+    sockets_per_room: int = 256
     static_dir: Path = ROOT / "static"
 
     @field_validator("admin_token")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +31,7 @@ class Client:
     room: str
     seat: int | None
     player_id: str | None
+    identity: str = ""  # whom the per-identity socket cap counts: a player, or an address
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     sent: tuple[int, str] | None = None  # (version, status) of the last state sent
     room_sent: bool = False
@@ -86,14 +87,25 @@ class RoomSockets:
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Client]] = defaultdict(set)
+        self._identities: Counter[str] = Counter()
 
     def add(self, client: Client) -> None:
         self._rooms[client.room].add(client)
+        self._identities[client.identity] += 1
+
+    def open_in(self, code: str) -> int:
+        return len(self._rooms.get(code, ()))
+
+    def open_for(self, identity: str) -> int:
+        return self._identities[identity]
 
     def remove(self, client: Client) -> None:
         clients = self._rooms.get(client.room)
-        if clients is not None:
+        if clients is not None and client in clients:
             clients.discard(client)
+            self._identities[client.identity] -= 1
+            if not self._identities[client.identity]:
+                del self._identities[client.identity]
             if not clients:
                 del self._rooms[client.room]
 

@@ -83,9 +83,24 @@ async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Cli
         if player is not None:
             seat = next((s.seat for s in await seats_of(session, room.code)
                          if s.player_id == player.id), None)
-    client = Client(ws, room.code, seat, player.id if player else None)
+    identity = player.id if player else f"@{client_address(ws.scope)}"
+    _check_caps(hall, room.code, identity, anonymous=player is None)
+    client = Client(ws, room.code, seat, player.id if player else None, identity)
     hall.sockets.add(client)
     return client
+
+
+def _check_caps(hall: Hall, code: str, identity: str, anonymous: bool) -> None:
+    """Refuse a socket past the per-room or per-identity cap (4429 `too_many_connections`)."""
+    settings = hall.settings
+    per_identity = settings.sockets_per_anonymous_address if anonymous \
+        else settings.sockets_per_player
+    if 0 < settings.sockets_per_room <= hall.sockets.open_in(code):
+        raise ApiError(429, "too_many_connections", "This room has as many connections open as "
+                       "it can take; try again later.")
+    if 0 < per_identity <= hall.sockets.open_for(identity):
+        raise ApiError(429, "too_many_connections", "You have too many connections open; close "
+                       "some tabs and try again.")
 
 
 async def _greet(hall: Hall, client: Client) -> None:

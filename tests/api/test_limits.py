@@ -6,7 +6,9 @@ X-Forwarded-For from a trusted local proxy), so the tests do not spend each othe
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -18,7 +20,8 @@ from tests.server import ADMIN_TOKEN, Server, database, running_server
 
 LIMITS = {"PLAYERS_PER_MINUTE_PER_ADDRESS": "5", "ROOMS_PER_MINUTE_PER_PLAYER": "2",
           "ROOMS_PER_MINUTE_PER_ADDRESS": "3", "JOINS_PER_MINUTE_PER_PLAYER": "2",
-          "JOINS_PER_MINUTE_PER_ADDRESS": "3", "FAILURES_PER_MINUTE_PER_ADDRESS": "4"}
+          "JOINS_PER_MINUTE_PER_ADDRESS": "3", "FAILURES_PER_MINUTE_PER_ADDRESS": "4",
+          "SOCKETS_PER_PLAYER": "2", "SOCKETS_PER_ANONYMOUS_ADDRESS": "2", "SOCKETS_PER_ROOM": "5"}
 _addresses = (f"10.11.0.{n}" for n in itertools.count(1))
 
 
@@ -118,3 +121,55 @@ async def test_guessing_the_admin_token_is_throttled(api: Api) -> None:
     for _ in range(4):
         await api.call("GET", "/api/admin/rooms", "not-the-token", expect=403)
     assert_limited(await api.call("GET", "/api/admin/rooms", ADMIN_TOKEN, expect=429))
+
+
+async def _open(server: Server, code: str, address: str, token: str | None = None) -> Any:
+    query = f"?token={token}" if token else ""
+    ws = await websockets.connect(f"{server.ws_url}/api/rooms/{code}/ws{query}",
+                                  additional_headers={"X-Forwarded-For": address})
+    first = json.loads(await ws.recv())
+    return ws, first
+
+
+async def _refused(server: Server, code: str, address: str, token: str | None = None) -> None:
+    ws, first = await _open(server, code, address, token)
+    assert first["type"] == "error" and first["code"] == "too_many_connections", first
+    with pytest.raises(websockets.ConnectionClosed):
+        await ws.recv()
+    assert ws.close_code == 4429
+
+
+async def _room(api: Api) -> tuple[str, dict[str, Any]]:
+    host = await api.player("H")
+    room = await api.call("POST", "/api/rooms", host["token"], 201, json={"game": "gem-pyramid"})
+    return room["code"], host
+
+
+async def test_sockets_per_player_are_capped(api: Api, limited_server: Server) -> None:
+    code, host = await _room(api)
+    here = api.http.headers["X-Forwarded-For"]
+    held = [(await _open(limited_server, code, here, host["token"]))[0] for _ in range(2)]
+    await _refused(limited_server, code, here, host["token"])
+    await held.pop().close()
+    for _ in range(50):  # the server notices the close a moment later
+        ws, first = await _open(limited_server, code, here, host["token"])
+        held.append(ws)
+        if first["type"] != "error":
+            break
+        await asyncio.sleep(0.1)
+    assert first["type"] == "room"
+    for ws in held:
+        await ws.close()
+
+
+async def test_anonymous_sockets_per_address_and_sockets_per_room_are_capped(
+        api: Api, limited_server: Server) -> None:
+    code, _ = await _room(api)
+    here = api.http.headers["X-Forwarded-For"]
+    held = [(await _open(limited_server, code, here))[0] for _ in range(2)]
+    await _refused(limited_server, code, here)
+    others = [next(_addresses) for _ in range(4)]
+    held += [(await _open(limited_server, code, where))[0] for where in others[:3]]
+    await _refused(limited_server, code, others[3])  # six would be one too many in one room
+    for ws in held:
+        await ws.close()
