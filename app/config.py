@@ -18,6 +18,8 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'data' / 'ziggurat.db'}"
     admin_token: str | None = None
     bot_delay_ms: int = 350
+    # How long a seat's player may be gone mid-game before the others may vote a bot in.
+    absent_grace_seconds: float = 60.0
     max_message_bytes: int = 16_384
     rate_per_second: float = 20.0
     rate_burst: int = 40

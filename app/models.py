@@ -34,6 +34,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
@@ -81,6 +86,42 @@ class Seat(Base):
                                                   index=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     connections: Mapped[int] = mapped_column(Integer, default=0)
+    # When the seat's last connection closed (or the game started without one): the grace
+    # period before the others may vote a bot in runs from here. None while connected.
+    absent_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The player a bot stands in for after a vote (or the admin): they may take the seat back.
+    replaced_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class SeatVote(Base):
+    """One player's vote to hand an absent seat to a bot; counts only for the current absence."""
+
+    __tablename__ = "seat_votes"
+
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    voter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Handover(Base):
+    """A seat changing hands mid-game: a bot in for an absent player ("bot"), or back ("back").
+
+    Kept with the room so that the log and the banner can say who was replaced, and why, to a
+    player who comes back later, after a reload or a restart."""
+
+    __tablename__ = "handovers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    cause: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
 
 
 class MoveRow(Base):

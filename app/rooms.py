@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from random import Random
 from typing import Any
 
@@ -11,16 +11,16 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.absence import BOT_KIND, absence_payload
 from app.client_ids import platform_id
 from app.errors import ApiError
-from app.models import MoveRow, Player, Room, Seat, utcnow
+from app.models import MoveRow, Player, Room, Seat, as_utc, utcnow
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
 
 # 31 symbols with no 0/o, 1/l/i look-alikes: 9 of them carry 44.6 bits, read aloud as abc-def-ghj.
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 CODE_LENGTH = 9
-BOT_KIND = "random"
 
 
 def new_room_code() -> str:
@@ -81,6 +81,7 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         select(Seat, Player).outerjoin(Player, Seat.player_id == Player.id)
         .where(Seat.room_code == room.code).order_by(Seat.seat))).all()
     away = await away_seats(session, room, [seat.seat for seat, _ in rows])
+    absence, handovers = await absence_payload(session, room, [seat for seat, _ in rows])
     return {
         "code": room.code,
         "game": room.game,
@@ -92,13 +93,15 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
                    "player": {"id": player.id, "name": player.name} if player else None,
                    "bot": seat.bot,
                    "connected": seat.bot is not None or seat.connections > 0,
-                   "away": seat.seat in away}
+                   "away": seat.seat in away,
+                   **absence.get(seat.seat, {})}
                   for seat, player in rows],
         "version": room.version,
         "next_room": room.next_room,
         "spectators_muted": room.spectators_muted,
         "turn_clock": room.turn_clock,
         "turn_deadline": clock_deadline(room),
+        "handovers": handovers,
     }
 
 
@@ -121,11 +124,6 @@ def clock_deadline(room: Room) -> str | None:
     if room.status != "active" or not room.turn_clock or room.last_move_at is None:
         return None
     return (as_utc(room.last_move_at) + timedelta(seconds=room.turn_clock)).isoformat()
-
-
-def as_utc(moment: datetime) -> datetime:
-    """SQLite hands datetimes back naive; they were written in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 async def create_room(session: AsyncSession, host: Player, game_id: str,
@@ -237,4 +235,6 @@ async def start(session: AsyncSession, room: Room, player: Player) -> State:
     room.status = "active"
     room.version = 0
     room.last_move_at = utcnow()  # the first turn's clock starts now
+    for seat in seats:  # a player who never opened the game is absent from the start
+        seat.absent_since = room.last_move_at if seat.connections == 0 else None
     return room.state

@@ -2,6 +2,7 @@
 
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
+import { AbsenceNotice, handoverText } from "./absence.js";
 import { ChatPanel } from "./chat.js";
 import { clockBadge, tickClocks, TurnClock } from "./clock.js";
 import { rulesButton } from "./rules.js";
@@ -89,7 +90,10 @@ class RoomPage {
     window.addEventListener("online", this.onOnline);
     window.addEventListener("offline", this.onOffline);
     window.ziggurat = this.debugHandle();
-    this.clockTicker = setInterval(() => this.playersEl && tickClocks(this.playersEl), 1000);
+    this.clockTicker = setInterval(() => {
+      if (this.playersEl) tickClocks(this.playersEl);
+      this.absence?.tick();
+    }, 1000);
   }
 
   dispose() {
@@ -379,7 +383,7 @@ class RoomPage {
       const same = this.room.seats.filter((o) => o.player?.name === s.player.name).length;
       return same > 1 ? `${s.player.name} (${seat + 1})` : s.player.name;
     }
-    if (s.bot) return `Bot ${seat + 1}`;
+    if (s.bot) return s.replaced ? `Bot for ${s.replaced.name}` : `Bot ${seat + 1}`;
     return `Seat ${seat + 1}`;
   }
 
@@ -429,6 +433,7 @@ class RoomPage {
   skeleton() {
     this.connEl = h("div", { class: "conn", "data-testid": "conn", role: "status" });
     this.bannerEl = h("div", { class: "banner", "data-testid": "banner", role: "status" });
+    this.absence = this.makeAbsence();
     this.playersEl = h("aside", { class: "players", "aria-label": "Players" });
     this.centerEl = h("div", { class: "center" });
     this.endEl = h("div", { class: "end-slot" });
@@ -442,6 +447,7 @@ class RoomPage {
       topbar(me(), null, h("div", { class: "room-title" },
         h("span", { class: "room-game-title" }, this.game.title), codeChip, rulesButton(this.room.game), this.signals.el, this.connEl)),
       this.bannerEl,
+      this.absence.el,
       h("main", { class: "room" }, this.playersEl, this.centerEl,
         h("div", { class: "side" }, this.logEl, this.chat.el)),
       this.chat.fab);
@@ -457,6 +463,18 @@ class RoomPage {
       mySeat: () => page.mySeat(),
       name: (seat) => page.name(seat),
       mute: (muted) => page.roomAction("chat/mute", { muted }),
+    });
+  }
+
+  makeAbsence() {
+    const page = this;
+    return new AbsenceNotice({
+      get room() { return page.room; },
+      me,
+      mySeat: () => page.mySeat(),
+      name: (seat) => page.name(seat),
+      roomAction: (what, body, button) => page.roomAction(what, body, button),
+      reclaim: (button) => page.reclaim(button),
     });
   }
 
@@ -495,6 +513,7 @@ class RoomPage {
     document.title = `${ctx.myTurn ? "● Your turn — " : ""}${this.game.title} · Ziggurat`;
     this.signals.update(ctx.myTurn);
     this.drawBanner(status, ctx);
+    this.absence.update();
     if (status === "lobby") {
       replace(this.playersEl);
       replace(this.logEl);
@@ -593,8 +612,16 @@ class RoomPage {
   drawLog() {
     if (!this.logEl || this.room?.status === "lobby") return;
     const lines = [];
-    for (const version of [...this.log.keys()].sort((a, b) => b - a)) {
+    const handovers = this.room?.handovers || [];
+    const versions = new Set([...this.log.keys(), ...handovers.map((o) => o.version)]);
+    for (const version of [...versions].sort((a, b) => b - a)) {
+      // A seat changing hands after move N is newer than move N: above it in this newest-first list.
+      for (const o of handovers.filter((o) => o.version === version).reverse()) {
+        lines.push(h("li", { class: "handover", "data-testid": "handover-line", "data-version": version },
+          h("span", { class: "log-n" }), h("span", {}, handoverText(o))));
+      }
       const entry = this.log.get(version);
+      if (!entry) continue;
       const texts = entry.events?.length
         ? entry.events.map((e) => ({ text: this.words(e.text), to: e.to ?? null }))
         : entry.text ? [{ text: `${this.name(entry.seat)} ${entry.text}.`, to: null }] : [];
@@ -764,6 +791,14 @@ class RoomPage {
     } catch (err) {
       toast(err.message);
     }
+  }
+
+  /** Take my seat back from the bot that played it while I was away. */
+  async reclaim(button) {
+    await this.roomAction("reclaim", {}, button);
+    if (this.mySeat() === null) return;
+    this.reseatFor = this.mySeat();
+    this.reconnectNow(); // the server counts my seat's socket again
   }
 
   async leaveSeat() {

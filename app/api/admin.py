@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from app import rooms
+from app import absence, rooms
 from app.api.bounds import MAX_INT32, MAX_SEAT
 from app.api.deps import AdminDep, HallDep, SessionDep
 from app.api.replay import log_rows, replay_payload
@@ -186,7 +186,7 @@ async def replace_with_bot(code: str, body: SeatBody, session: SessionDep, hall:
             raise ApiError(422, "bad_seat", f"This room has no seat {body.seat}.")
         await _audit(session, actor, "bot", room.code, room.version, seat=body.seat,
                      player=seat.player_id, bot=seat.bot)
-        seat.player_id, seat.bot, seat.connections = None, rooms.BOT_KIND, 0
+        await absence.hand_to_bot(session, room, seat, "admin")
         await hall.room_changed(room.code, session)
     await hall.after_room_change(room.code)
     hall.bots.wake(room.code)

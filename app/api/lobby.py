@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field, StringConstraints
 from sqlalchemy import select
 
-from app import rooms
+from app import absence, rooms
 from app.api.bounds import MAX_SEAT
 from app.api.deps import Address, CurrentPlayer, HallDep, MaybePlayer, SessionDep
 from app.auth import hash_token, new_token
@@ -147,6 +147,22 @@ async def add_bot(code: str, body: BotSeat, player: CurrentPlayer, session: Sess
 async def remove_from_seat(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
                            hall: HallDep) -> dict[str, Any]:
     return await _change(code, session, hall, rooms.remove_from_seat, player, body.seat)
+
+
+@router.post("/rooms/{code}/vote")
+async def vote_for_bot(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
+                       hall: HallDep) -> dict[str, Any]:
+    """Vote to hand an absent player's seat to a bot; a majority of those present hands it."""
+    payload = await _change(code, session, hall, absence.vote, player, body.seat)
+    hall.bots.wake(payload["code"])
+    return payload
+
+
+@router.post("/rooms/{code}/reclaim")
+async def reclaim_seat(code: str, player: CurrentPlayer, session: SessionDep,
+                       hall: HallDep) -> dict[str, Any]:
+    """A replaced player takes their seat back from the bot."""
+    return await _change(code, session, hall, absence.reclaim, player)
 
 
 @router.post("/rooms/{code}/start")

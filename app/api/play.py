@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import update
+from sqlalchemy import case, update
 
 from app import chat
 from app.api.deps import get_hall
@@ -17,7 +17,7 @@ from app.auth import player_for_token
 from app.client_ids import check_player_id
 from app.errors import ApiError
 from app.hall import Hall
-from app.models import Seat
+from app.models import Seat, utcnow
 from app.moves import Mover, submit_move
 from app.quotas import client_address
 from app.rooms import get_room, seats_of
@@ -125,7 +125,10 @@ async def _count_connection(hall: Hall, code: str, seat: int, player_id: str | N
     async with hall.sessions() as session, session.begin():
         await session.execute(update(Seat).where(
             Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id,
-            Seat.connections + delta >= 0).values(connections=Seat.connections + delta))
+            Seat.connections + delta >= 0).values(
+                connections=Seat.connections + delta,
+                # the last connection closing starts the absence grace period (app.absence)
+                absent_since=case((Seat.connections + delta <= 0, utcnow()), else_=None)))
         await hall.room_changed(code, session)
     await hall.after_room_change(code)
 

@@ -31,5 +31,5 @@ def test_upgrade_downgrade_upgrade(kind: str) -> None:
         assert asyncio.run(_tables(url)) == set()
         command.upgrade(config, "head")
         tables = {"players", "rooms", "seats", "moves", "admin_actions", "chat_messages",
-                  "watchers"}
+                  "watchers", "seat_votes", "handovers"}
         assert tables <= asyncio.run(_tables(url))

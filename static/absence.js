@@ -1,0 +1,82 @@
+// Absent players: the notice under the turn banner (vote a bot in, take my seat back) and the
+// log lines saying who was replaced and who came back. All of it is read from the room message.
+import { h, replace } from "./ui.js";
+
+/** Seconds until `iso`, rounded up; 0 once it has passed. */
+function secondsUntil(iso) {
+  return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
+}
+
+/** The log line for one handover (`room.handovers[i]`). */
+export function handoverText(handover) {
+  const who = handover.player.name;
+  if (handover.kind === "back") return `${who} is back and took the seat over from the bot.`;
+  if (handover.cause === "vote") return `${who} was away: the other players voted a bot into the seat.`;
+  return `${who}'s seat was handed to a bot by the admin.`;
+}
+
+export class AbsenceNotice {
+  /** page: { room, me(), mySeat(), name(seat), roomAction(what, body, button), reclaim(button) } */
+  constructor(page) {
+    this.page = page;
+    this.el = h("div", { class: "absence", "data-testid": "absence", role: "status" });
+    this.waitingOn = null; // a grace period being counted down: redraw when it ends
+  }
+
+  /** Called once a second: redraw only when a countdown is showing. */
+  tick() {
+    if (this.waitingOn) this.update();
+  }
+
+  update() {
+    const { room } = this.page;
+    const player = this.page.me();
+    this.waitingOn = null;
+    if (!room || room.status !== "active") {
+      replace(this.el, room?.status === "finished" ? this.replacedLine(room, player, false) : null);
+      return;
+    }
+    const mine = this.page.mySeat();
+    const lines = [this.replacedLine(room, player, true)];
+    for (const seat of room.seats) {
+      if (!seat.absent_since || seat.seat === mine) continue;
+      lines.push(this.absentLine(seat, mine));
+    }
+    for (const seat of room.seats) {
+      if (seat.replaced && seat.replaced.id !== player?.id) {
+        lines.push(h("p", { class: "absence-line", "data-testid": "replaced-seat" },
+          `A bot is playing for ${seat.replaced.name}, who was away; they can take the seat back when they return.`));
+      }
+    }
+    replace(this.el, lines);
+  }
+
+  /** The banner for the player whose seat a bot took: why, and the way back. */
+  replacedLine(room, player, playing) {
+    const seat = player && room.seats.find((s) => s.replaced?.id === player.id);
+    if (!seat) return null;
+    return h("p", { class: "absence-line mine", "data-testid": "replaced-me" },
+      playing ? "You were away, so the other players let a bot play your seat. "
+              : "You were away, so a bot finished the game for you.",
+      playing ? h("button", { class: "btn primary small", "data-testid": "reclaim", "data-key": "reclaim",
+                              onclick: (e) => this.page.reclaim(e.currentTarget) }, "Take my seat back") : null);
+  }
+
+  absentLine(seat, mine) {
+    const name = this.page.name(seat.seat);
+    const wait = secondsUntil(seat.vote_after);
+    const tally = `${seat.votes.length} of ${seat.votes_needed} votes`;
+    if (wait > 0) {
+      this.waitingOn = seat.seat;
+      return h("p", { class: "absence-line", "data-testid": "absent" },
+        `${name} lost the connection. If they are not back in ${wait} s, you can vote to let a bot play for them.`);
+    }
+    const voted = mine !== null && seat.votes.includes(mine);
+    return h("p", { class: "absence-line", "data-testid": "absent" },
+      `${name} is away. Let a bot play for them? (${tally}; a majority of the players here decides.) `,
+      mine === null ? null : h("button", {
+        class: "btn small", "data-testid": "vote-bot", "data-key": `vote-${seat.seat}`, disabled: voted,
+        onclick: (e) => this.page.roomAction("vote", { seat: seat.seat }, e.currentTarget),
+      }, voted ? "You voted" : `Vote: bot for ${name}`));
+  }
+}

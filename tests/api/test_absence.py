@@ -1,0 +1,153 @@
+"""Absent players: a grace period, a majority vote hands the seat to a bot, the player returns.
+
+The vote lives in the database: it can be cast on one process and completed on another, or
+after every process restarted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from tests.api.client import Api, Conn
+from tests.server import Server, database, postgres_database, running_server
+
+GRACE = {"ABSENT_GRACE_SECONDS": "1.5"}
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    with database(request.param) as url, running_server(url, **GRACE) as srv:
+        yield srv
+
+
+async def _table(api: Api, players: int) -> tuple[str, list[dict[str, Any]], list[Conn]]:
+    people = [await api.player(name) for name in ["Ann", "Bo", "Cy", "Di"][:players]]
+    code = await api.room_with("gem-pyramid", people)
+    conns = [await api.connect(code, p["token"]) for p in people]
+    await api.start(code, people[0])
+    for conn in conns:
+        await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+        await conn.until(lambda c: all(s["connected"] for s in c.room["seats"]))
+    return code, people, conns
+
+
+async def _until_vote_opens(conn: Conn, seat: int) -> None:
+    """Wait for the room to show `seat` absent, then for its grace period to pass."""
+    await conn.until(lambda c: c.room["seats"][seat]["vote_after"] is not None)
+    opens = datetime.fromisoformat(conn.room["seats"][seat]["vote_after"])
+    await asyncio.sleep(max(0.0, (opens - datetime.now(UTC)).total_seconds()) + 0.05)
+
+
+async def test_a_majority_hands_an_absent_seat_to_a_bot_and_the_player_takes_it_back(
+        api: Api) -> None:
+    code, people, conns = await _table(api, 3)
+    seat2 = conns[0].room["seats"][2]
+    assert seat2["absent_since"] is None and seat2["replaced"] is None
+    await conns[2].close()
+    await conns[0].until(lambda c: c.room["seats"][2]["absent_since"] is not None)
+    assert conns[0].room["seats"][2]["votes_needed"] == 2, "a majority of the two present"
+    too_soon = await api.call("POST", f"/api/rooms/{code}/vote", people[0]["token"], 409,
+                              json={"seat": 2})
+    assert too_soon["error"]["code"] == "too_soon"
+    await _until_vote_opens(conns[0], 2)
+
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[0]["token"], json={"seat": 2})
+    assert room["seats"][2]["votes"] == [0] and room["seats"][2]["bot"] is None
+    await conns[1].until(lambda c: c.room["seats"][2]["votes"] == [0])
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"], json={"seat": 2})
+    assert room["seats"][2]["bot"] is not None and room["seats"][2]["player"] is None
+    assert room["seats"][2]["replaced"] == {"id": people[2]["id"], "name": "Cy"}
+    assert [(h["seat"], h["kind"], h["cause"], h["player"]["name"])
+            for h in room["handovers"]] == [(2, "bot", "vote", "Cy")]
+    for conn in conns[:2]:  # both sockets hear of it at once: banner and log line
+        await conn.until(lambda c: len(c.room["handovers"]) == 1)
+
+    # Cy comes back: watching until they take the seat back, then playing it again.
+    back = await api.connect(code, people[2]["token"])
+    await back.until(lambda c: c.state is not None and c.room is not None)
+    assert back.state["seat"] is None and back.room["seats"][2]["replaced"]["id"] == people[2]["id"]
+    room = await api.call("POST", f"/api/rooms/{code}/reclaim", people[2]["token"])
+    assert room["seats"][2]["player"]["id"] == people[2]["id"] and room["seats"][2]["bot"] is None
+    assert room["seats"][2]["replaced"] is None
+    assert [h["kind"] for h in room["handovers"]] == ["bot", "back"]
+    await back.until(lambda c: c.state["seat"] == 2)
+    await conns[0].until(lambda c: len(c.room["handovers"]) == 2)
+    again = await api.call("POST", f"/api/rooms/{code}/reclaim", people[2]["token"], 409)
+    assert again["error"]["code"] == "nothing_to_reclaim"
+    for conn in [*conns[:2], back]:
+        await conn.close()
+
+
+async def test_votes_are_refused_where_they_make_no_sense(api: Api) -> None:
+    code, people, conns = await _table(api, 2)
+    watcher = await api.player("Eve")
+    for token, seat, status, error in [(people[0]["token"], 1, 409, "not_absent"),
+                                       (people[0]["token"], 0, 409, "own_seat"),
+                                       (watcher["token"], 1, 403, "not_seated"),
+                                       (people[0]["token"], 7, 422, "bad_seat")]:
+        body = await api.call("POST", f"/api/rooms/{code}/vote", token, status,
+                              json={"seat": seat})
+        assert body["error"]["code"] == error
+    for conn in conns:
+        await conn.close()
+
+
+async def test_a_vote_lapses_when_the_absent_player_comes_back(api: Api) -> None:
+    code, people, conns = await _table(api, 3)
+    await conns[2].close()
+    await _until_vote_opens(conns[0], 2)
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[0]["token"], json={"seat": 2})
+    assert room["seats"][2]["votes"] == [0]
+    back = await api.connect(code, people[2]["token"])
+    await conns[0].until(lambda c: c.room["seats"][2]["absent_since"] is None)
+    await back.close()  # gone again: the vote cast on the earlier absence no longer counts
+    await _until_vote_opens(conns[0], 2)
+    assert conns[0].room["seats"][2]["votes"] == []
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"], json={"seat": 2})
+    assert room["seats"][2]["votes"] == [1] and room["seats"][2]["bot"] is None
+    for conn in conns[:2]:
+        await conn.close()
+
+
+async def test_a_vote_crosses_processes_and_outlives_a_restart() -> None:
+    with postgres_database() as url:
+        with running_server(url, **GRACE) as one, running_server(url, **GRACE) as two:
+            apis = [Api(one.url), Api(two.url)]
+            people = [await apis[0].player(n) for n in ("Ann", "Bo", "Cy")]
+            code = await apis[0].room_with("gem-pyramid", people)
+            conns = [await apis[n % 2].connect(code, p["token"]) for n, p in enumerate(people)]
+            await apis[1].start(code, people[0])
+            for conn in conns:
+                await conn.until(lambda c: c.room and all(s["connected"]
+                                                          for s in c.room["seats"]))
+            await conns[2].close()
+            await _until_vote_opens(conns[1], 2)  # seen on the other process
+            room = await apis[1].call("POST", f"/api/rooms/{code}/vote", people[0]["token"],
+                                      json={"seat": 2})
+            assert room["seats"][2]["votes"] == [0]
+            await conns[0].until(lambda c: c.room["seats"][2]["votes"] == [0])
+            for conn in conns[:2]:
+                await conn.close()
+            for api in apis:
+                await api.close()
+        with running_server(url, **GRACE) as again:
+            api = Api(again.url)
+            conns = [await api.connect(code, p["token"]) for p in people[:2]]
+            await conns[0].until(lambda c: c.room and c.room["seats"][2]["votes"] == [0])
+            room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"],
+                                  json={"seat": 2})
+            assert room["seats"][2]["replaced"]["name"] == "Cy"
+            for conn in conns:
+                await conn.close()
+            await api.close()
+        with running_server(url, **GRACE) as last:
+            api = Api(last.url)
+            room = await api.call("POST", f"/api/rooms/{code}/reclaim", people[2]["token"])
+            assert room["seats"][2]["player"]["name"] == "Cy"
+            assert [h["kind"] for h in room["handovers"]] == ["bot", "back"]
+            await api.close()

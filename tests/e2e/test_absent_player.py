@@ -1,0 +1,52 @@
+"""An absent player in the browser: the others vote a bot in; the player comes back and takes
+the seat back. Everyone reads what happened in the banner and the log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import APP, Client
+from tests.server import Server, database, running_server
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    """A server of its own: a one-second grace period instead of a minute."""
+    with database("sqlite") as url, running_server(url, ABSENT_GRACE_SECONDS="1") as srv:
+        yield srv
+
+
+def test_the_table_votes_a_bot_in_and_the_player_takes_the_seat_back(open_client) -> None:
+    ann: Client = open_client("ann")
+    ann.choose_name("Ann")
+    link = ann.create_lucent(seats=2)
+    cy: Client = open_client("cy")
+    cy.take_seat_from_link(link, "Cy")
+    ann.page.get_by_test_id("start").click()
+    expect(cy.page.get_by_test_id("pyramid")).to_be_visible()
+
+    cy.page.close()  # the laptop lid closes
+    vote = ann.page.get_by_test_id("vote-bot")
+    expect(ann.page.get_by_test_id("absent")).to_contain_text("Cy")
+    vote.click()
+    expect(ann.page.get_by_test_id("replaced-seat")).to_contain_text("A bot is playing for Cy")
+    expect(ann.page.get_by_test_id("handover-line")).to_have_text(
+        "Cy was away: the other players voted a bot into the seat.")
+
+    cy.page = cy.page.context.new_page()
+    cy.page.on("pageerror", lambda exc: cy.page_errors.append(str(exc)))
+    cy.page.goto(link)
+    expect(cy.page.get_by_test_id("replaced-me")).to_contain_text("You were away")
+    cy.page.get_by_test_id("reclaim").click()
+    expect(cy.page.locator(APP)).to_have_attribute("data-seat", "1")
+    expect(cy.page.get_by_test_id("replaced-me")).to_have_count(0)
+    expect(ann.page.get_by_test_id("handover-line").first).to_have_text(
+        "Cy is back and took the seat over from the bot.")
+    expect(ann.page.locator("[data-testid=player][data-seat='1'] .dot.open")).to_be_visible()
+    cy.shot("absent-player-back")
+    assert not ann.page_errors and not cy.page_errors
