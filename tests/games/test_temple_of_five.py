@@ -218,7 +218,7 @@ VARIANTS = [{}, {"effect_tiles": True}, {"mixed_set": True}, {"bird_in_hand": Tr
             {"ultimate_goal": True, "mixed_set": True, "bird_in_hand": True}]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.integers(2, 4), st.sampled_from(VARIANTS))
 def test_random_games_end_with_every_tile_placed(seed: int, players: int, variant: dict) -> None:
     play = play_random(GAME, players, TempleOfFiveOptions(**variant), str(seed))
