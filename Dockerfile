@@ -8,4 +8,5 @@ COPY alembic.ini ./
 COPY static ./static
 RUN pip install --no-cache-dir -e .
 EXPOSE 8000
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--ws-max-size", "65536"]
+CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--ws-max-size", "65536",
+     "--http", "app.deadlines:HeaderDeadline"]

@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     sockets_per_player: int = 16
     sockets_per_anonymous_address: int = 64
     sockets_per_room: int = 256
+    # A websocket that sends nothing (not even a ping) for this long is closed (0: never).
+    ws_idle_seconds: float = 60.0
+    # Request headers must be complete this long after their first byte (app.deadlines).
+    header_timeout_seconds: float = 10.0
     static_dir: Path = ROOT / "static"
 
     @field_validator("admin_token")

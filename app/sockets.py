@@ -36,6 +36,7 @@ class Client:
     sent: tuple[int, str] | None = None  # (version, status) of the last state sent
     room_sent: bool = False
     closed: bool = False
+    close_with: tuple[int, str] = (1013, "fell behind; reconnect")
 
     def wants(self, snap: Snapshot) -> bool:
         """Whether `snap` is news to this connection: never an older or repeated state.
@@ -65,11 +66,11 @@ class Client:
             log.warning("closing a slow connection in room %s", self.room)
             self.close()
 
-    def close(self) -> None:
+    def close(self, code: int = 1013, reason: str = "fell behind; reconnect") -> None:
         """Stop sending, once: the pump then closes the socket and the client reconnects."""
         if self.closed:
             return
-        self.closed = True
+        self.closed, self.close_with = True, (code, reason)
         while not self.outbox.empty():  # nothing queued matters any more
             self.outbox.get_nowait()
         self.outbox.put_nowait(None)
@@ -79,7 +80,7 @@ class Client:
         while (text := await self.outbox.get()) is not None:
             await self.ws.send_text(text)
         with contextlib.suppress(Exception):  # already closed by the other side: fine
-            await self.ws.close(code=1013, reason="fell behind; reconnect")
+            await self.ws.close(code=self.close_with[0], reason=self.close_with[1])
 
 
 class RoomSockets:

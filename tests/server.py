@@ -97,7 +97,8 @@ class Server:
     def start(self) -> Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", str(WS_MAX_SIZE)],
+             "--port", str(self.port), "--log-level", "warning", "--ws-max-size", str(WS_MAX_SIZE),
+             "--http", "app.deadlines:HeaderDeadline"],
             cwd=ROOT, env=self._env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -135,8 +135,16 @@ async def _count_connection(hall: Hall, code: str, seat: int, player_id: str | N
 
 async def _serve(hall: Hall, client: Client) -> None:
     limit = RateLimit(hall.settings.rate_per_second, hall.settings.rate_burst)
+    idle = hall.settings.ws_idle_seconds or None
     while True:
-        raw = await client.ws.receive()
+        try:
+            raw = await asyncio.wait_for(client.ws.receive(), idle)
+        except TimeoutError:  # slowloris: a silent socket holds memory and a connection slot
+            if client.closed:
+                return  # closed a window ago and the peer never answered the close
+            client.close(4408, "idle; send a ping at least every "
+                         f"{hall.settings.ws_idle_seconds:g} s")
+            continue
         if raw["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(raw.get("code", 1000))
         if not limit.allow():  # every frame counts, whatever it holds
