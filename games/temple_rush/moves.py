@@ -9,9 +9,10 @@ Move shapes (all small JSON dicts):
     {"type": "takeback", "zone", "block"}     a building mistake: one block back to the supply
     {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two
                                                    blocks (a completion: the seat's round ends)
-    {"type": "chisel", "zone", "block", "size", "dir"}   Hammer & Chisel on a placed block: a
-                                                   block of another size from the same spot
-                                                   (free, unless it completes the temple)
+    {"type": "chisel", "zone", "block"}     Hammer & Chisel on a placed block: it goes back to the
+                                            supply; the seat's next move is a `place` in that
+                                            zone of a block of another size, anywhere it fits (a
+                                            free action, unless that block completes the temple)
     {"type": "bonus", "zone", "block"}      after completing a temple: the block (one per size
                                             the bonus area lacks) that goes to the bonus area
     {"type": "pass"}                        only when the die's block cannot go anywhere
@@ -21,6 +22,7 @@ Move shapes (all small JSON dicts):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -35,11 +37,9 @@ from games.temple_rush.board import (
 )
 from games.temple_rush.data import BLOCK_SIZES, SHAPE_MASKS, SHAPE_PLACEMENTS, STAR
 from games.temple_rush.geometry import (
-    FLAT,
     SIZES,
     UPRIGHT,
     Placement,
-    block_mask,
     connected,
     tileable,
 )
@@ -55,6 +55,8 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
     if choosing:
         return choosing
     player = state["seats"][seat]
+    if player.get("swap"):
+        return replacement_moves(state, seat)
     closed = closed_zones(state, seat)
     allowed = _die_sizes(state, seat)
     moves: list[Move] = []
@@ -86,6 +88,8 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
     choosing = bonus_moves(state, seat)
     if choosing or kind == "bonus":
         return choosing
+    if state["seats"][seat].get("swap"):
+        return replacement_moves(state, seat) if kind == "place" else []
     closed = closed_zones(state, seat)
     if kind == "place":
         zone = move["zone"]
@@ -211,11 +215,11 @@ def _takebacks(player: Player, closed: set[int]) -> list[Move]:
     ]
 
 
-def chisel_moves(state: dict[str, Any], seat: int) -> list[Move]:
-    """Hammer & Chisel on a placed block: swap it for a supply block of another size laid
-    from the same spot, keeping the construction inside the silhouette and in one piece."""
+def swap_moves(state: dict[str, Any], seat: int, kind: str) -> list[Move]:
+    """First step of a swap (`chisel`, or later `exchange`): a placed block that can leave its
+    construction because some supply block can take its place there (see `replacements`)."""
     player = state["seats"][seat]
-    if player["powers"].get("hammer") != "unused":
+    if kind == "chisel" and player["powers"].get("hammer") != "unused":
         return []
     closed = closed_zones(state, seat)
     in_supply = supply_sizes(player)
@@ -223,18 +227,52 @@ def chisel_moves(state: dict[str, Any], seat: int) -> list[Move]:
     for zone, card in enumerate(state["holders"]):
         if card is None or zone in closed:
             continue
-        loose_ok = player["mortar_zone"] == zone
-        for block in player["zones"][zone]:
-            rest = zone_mask([b for b in player["zones"][zone] if b is not block])
-            for size in sorted(in_supply - {block["size"]}):
-                for direction in (FLAT, UPRIGHT) if size > 1 else (FLAT,):
-                    mask = block_mask(size, block["col"], block["row"], direction)
-                    if mask & ~SHAPE_MASKS[card] or mask & rest:
-                        continue
-                    if loose_ok or connected(rest | mask):
-                        moves.append({"type": "chisel", "zone": zone, "block": block["id"],
-                                      "size": size, "dir": direction})
+        blocks = player["zones"][zone]
+        for block in blocks:
+            old = _where(block)
+            sizes = in_supply - {block["size"]} if kind == "chisel" else in_supply | {block["size"]}
+            rest = [b for b in blocks if b is not block]
+            if next(replacements(player, zone, card, rest, sizes, old), None) is not None:
+                moves.append({"type": kind, "zone": zone, "block": block["id"]})
     return moves
+
+
+def chisel_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    return swap_moves(state, seat, "chisel")
+
+
+def _where(block: Block) -> tuple[int, int, int, str]:
+    return block["size"], block["col"], block["row"], block["dir"]
+
+
+def replacements(player: Player, zone: int, card: int, rest: list[Block], sizes: set[int],
+                 old: tuple[int, int, int, str]) -> Iterator[Placement]:
+    """Where a block of one of `sizes` may replace the block `old` (size, col, row, dir) taken
+    out of a construction: anywhere in that temple, on free cells, leaving the construction in
+    one piece (unless Mortar is active there), and not exactly where the old block lay."""
+    filled = zone_mask(rest)
+    loose_ok = player["mortar_zone"] == zone
+    for spot in SHAPE_PLACEMENTS[card]:
+        if spot.size not in sizes or spot.mask & filled:
+            continue
+        if (spot.size, spot.col, spot.row, spot.direction) == old:
+            continue
+        if loose_ok or connected(filled | spot.mask):
+            yield spot
+
+
+def replacement_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Second step of a swap: the block that takes the removed one's place, from the supply
+    (for the Hammer & Chisel, of another size)."""
+    player = state["seats"][seat]
+    swap = player["swap"]
+    zone = swap["zone"]
+    sizes = supply_sizes(player)
+    if swap["by"] == "chisel":
+        sizes -= {swap["size"]}
+    old = (swap["size"], swap["col"], swap["row"], swap["dir"])
+    spots = replacements(player, zone, state["holders"][zone], player["zones"][zone], sizes, old)
+    return [{"type": "place", "zone": zone, **spot.as_move()} for spot in spots]
 
 
 def top_two(blocks: list[Block]) -> list[Block]:
@@ -280,6 +318,7 @@ def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
         if other != seat
         for zone, blocks in enumerate(rival["zones"])
         if len(blocks) >= 2 and zone not in closed_zones(state, other)
+        and (rival.get("swap") or {}).get("zone") != zone
     ]
     moves: list[Move] = []
     for zone, region in _bag_targets(state, seat):

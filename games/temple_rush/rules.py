@@ -21,8 +21,10 @@ State (plain JSON):
     lightning                  the race in progress: card, holder, builds, out, winner; or None
     last_race                  the latest finished race: card, winner (seat or None), round (the
                                round at whose end it was run); None before the first race
-    seats                      per seat: supply, zones, bonus, powers, mortar_zone, cards, tokens,
-                               coop_points
+    seats                      per seat: supply, zones, bonus, powers, mortar_zone, swap, cards,
+                               tokens, coop_points; swap is the block taken out by a Hammer &
+                               Chisel (zone, by, size, col, row, dir) until its replacement is
+                               placed, else None
     robot                      solo only: the Robot's deck, holder, zone, supply, bonus, cards, die
     end_reason                 why the game ended, once over
 """
@@ -78,7 +80,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "place": frozenset({"zone", "size", "col", "row", "dir"}),
     "takeback": frozenset({"zone", "block"}),
     "bag": frozenset({"zone", "seat", "from_zone"}),
-    "chisel": frozenset({"zone", "block", "size", "dir"}),
+    "chisel": frozenset({"zone", "block"}),
     "bonus": frozenset({"zone", "block"}),
     "pass": frozenset(),
     "race": frozenset({"size", "col", "row", "dir"}),
@@ -241,7 +243,7 @@ class TempleRush:
 def _new_player(holders: int, powers: tuple[str, ...]) -> dict[str, Any]:
     return {"supply": list(range(len(BLOCK_SIZES))), "zones": [[] for _ in range(holders)],
             "bonus": [], "powers": dict.fromkeys(powers, "unused"), "mortar_zone": None,
-            "cards": [], "tokens": [], "coop_points": 0}
+            "swap": None, "cards": [], "tokens": [], "coop_points": 0}
 
 
 def _base_state(players: int, opts: TempleRushOptions) -> State:
@@ -289,6 +291,8 @@ def _solo_setup(opts: TempleRushOptions, rng: Random) -> State:
 
 def _place(state: State, seat: int, move: Move) -> list[Event]:
     player = state["seats"][seat]
+    if player.get("swap"):
+        return _replace(state, seat, move)
     zone = move["zone"]
     if "from_zone" in move:
         block_id = remove_from_zone(player, move["from_zone"], move["block"])["id"]
@@ -338,14 +342,26 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
 
 
 def _chisel(state: State, seat: int, move: Move) -> list[Event]:
-    """Hammer & Chisel on a placed block, a free action unless it completes the temple."""
-    player, zone = state["seats"][seat], move["zone"]
-    old = remove_from_zone(player, zone, move["block"])
+    """Hammer & Chisel on a placed block, first step: the block goes back to the supply; the
+    seat's next move lays one of another size in that zone (a free action: the die still waits,
+    unless that block completes the temple)."""
+    player = state["seats"][seat]
+    old = remove_from_zone(player, move["zone"], move["block"])
     give_back(player, [old["id"]])
-    block_id = take(player, move["size"])
-    player["zones"][zone].append(new_block(block_id, old["col"], old["row"], move["dir"]))
     player["powers"]["hammer"] = "used"
-    events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+    player["swap"] = {"zone": move["zone"], "by": move["type"], "size": old["size"],
+                      "col": old["col"], "row": old["row"], "dir": old["dir"]}
+    return [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+
+
+def _replace(state: State, seat: int, move: Move) -> list[Event]:
+    """Second step of a swap: the block that takes the removed one's place."""
+    player, zone = state["seats"][seat], move["zone"]
+    block_id = take(player, move["size"])
+    player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
+    player["swap"] = None
+    events = [Event(f"Seat {seat + 1} {describe_move(move)} in place of the block taken out.",
+                    data={"seat": seat, **move})]
     return events + _check_complete(state, seat, zone)
 
 
@@ -452,7 +468,7 @@ def _why_not(state: State, move: Move) -> str:
         return "The Bag needs another player's top two blocks to complete a temple you started."
     if kind == "chisel":
         return ("Hammer & Chisel swaps one of your placed blocks for one of another size from "
-                "your supply, from the same spot, keeping the temple inside and in one piece.")
+                "your supply, laid anywhere in that temple where it keeps it in one piece.")
     if kind == "bonus":
         return ("Choose one block of the temple you completed, of a size your bonus area lacks; "
                 "only after completing a temple.")
@@ -483,7 +499,7 @@ def describe_move(move: Move) -> str:
                 f"{_nth(move.get('from_zone'))} complete zone {_nth(move.get('zone'))}")
     if kind == "chisel":
         return (f"used the Hammer & Chisel on block {move.get('block')} in zone "
-                f"{_nth(move.get('zone'))}: now a 1x{move.get('size')} {move.get('dir')}")
+                f"{_nth(move.get('zone'))}: it goes back to the supply for another size")
     if kind == "withdraw":
         return "withdrew from the lightning race"
     if kind == "bonus":
@@ -549,6 +565,9 @@ def _seat_view(state: State, seat: int) -> dict[str, Any]:
                   for z, blocks in enumerate(player["zones"])],
         "bonus": [{"id": i, "size": BLOCK_SIZES[i]} for i in player["bonus"]],
         "powers": player["powers"],
+        "swap": None if not player.get("swap") else {
+            "zone": player["swap"]["zone"], "by": player["swap"]["by"],
+            "size": player["swap"]["size"]},
         "cards": [card_view(card) for card in player["cards"]],
         "tokens": player["tokens"],
         "coop_points": player["coop_points"],

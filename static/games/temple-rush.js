@@ -287,9 +287,6 @@ export default {
     if (local.mode && !modes.has(local.mode)) local.mode = null;
     const mode = local.mode || null;
     const blockModes = new Set(["takeback", "chisel"]);  // modes that act on a placed block
-    if (mode !== "chisel" || !chiselMoves.some((m) => m.zone === local.chisel?.zone && m.block === local.chisel?.block)) {
-      local.chisel = null;
-    }
     const candidates = blockModes.has(mode) ? [] : placing.filter((m) => (m.power || null) === mode);
     const sizes = SIZES.filter((s) => candidates.some((m) => m.size === s));
     const dieFace = view.dice[me];
@@ -330,23 +327,16 @@ export default {
           kind: "takeback", mark: "↩", label: (text) => `Take back this ${text} (uses your turn)`, onclick: () => play(m) }]));
       }
       if (mode === "chisel") {
-        const out = new Map();
-        for (const m of chiselMoves) {
-          if (m.zone !== zone || out.has(m.block)) continue;
-          const picked = local.chisel?.zone === zone && local.chisel?.block === m.block;
-          out.set(m.block, {
-            kind: "chisel", mark: "⚒", pressed: picked,
-            label: (text) => `Hammer & Chisel: swap this ${text} in zone ${zone + 1} for a block of another size`,
-            onclick: () => { local.chisel = picked ? null : { zone, block: m.block }; ctx.rerender(); },
-          });
-        }
-        return out;
+        return new Map(chiselMoves.filter((m) => m.zone === zone).map((m) => [m.block, {
+          kind: "chisel", mark: "⚒",
+          label: (text) => `Hammer & Chisel: take this ${text} out of zone ${zone + 1}, then lay a block of another size`,
+          onclick: () => play(m) }]));
       }
       return null;
     };
 
     const controls = this.controls(view, ctx, local, me,
-      { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, chiselMoves, blockModes });
+      { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes });
     let boards;
     if (lightning) {
       const race = view.lightning;
@@ -387,7 +377,7 @@ export default {
   },
 
   controls(view, ctx, local, me, k) {
-    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, chiselMoves, blockModes } = k;
+    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes } = k;
     if (view.phase === "over") return null;
     if (!ctx.myTurn) {
       let text;
@@ -423,10 +413,12 @@ export default {
           class: "btn small", "data-testid": "tr-bonus", "data-zone": m.zone, "data-block": m.block,
           onclick: () => play(m) }, `Bank a 1x${sizeOf(m)} block (+${sizeOf(m)})`))));
     }
+    const swap = view.seats[me].swap;
     const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
       : mode === "takeback" ? "Take back: press a block marked ↩ to return it to your supply (this uses your turn)."
-      : mode === "chisel" ? (local.chisel ? "Hammer & Chisel: pick the block that replaces it."
-        : "Hammer & Chisel: press a block marked ⚒ to swap it for a block of another size.")
+      : swap ? `Lay the block that replaces the 1x${swap.size} you took out of zone ${swap.zone + 1}`
+        + (swap.by === "chisel" ? " (another size; then you still play your die)." : " (this uses your turn).")
+      : mode === "chisel" ? "Hammer & Chisel: press a block marked ⚒ to take it out; then lay one of another size."
       : sizes.length ? `Your die: ${dieText(dieFace)}. Pick a block, turn it, then press a + cell in a zone.`
       : "No block of your die fits anywhere right now.";
     const toggle = (name, text) => h("button", {
@@ -452,9 +444,8 @@ export default {
       mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
       mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not touch the others in that zone; Mortar stays active there until you complete it.") : null,
       mode === "hammer+mortar" ? h("p", { class: "hint" }, "Both tokens: a block of a size the die does not show, not touching the others in that zone. Both are spent (Mortar stays active there).") : null,
-      mode === "chisel" ? h("p", { class: "hint" }, "The block goes back to your supply and one of another size from your supply "
-        + "is laid from the same spot (its lowest, leftmost cell). The token is spent; you still play your die this round.") : null,
-      mode === "chisel" && local.chisel ? this.chiselOptions(view, ctx, local, me, chiselMoves, play) : null,
+      mode === "chisel" ? h("p", { class: "hint" }, "The block goes back to your supply; then lay a block of another size from your supply "
+        + "anywhere in that temple. The token is spent; you still play your die this round.") : null,
       !blockModes.has(mode) && sizes.length ? h("div", { class: "tr-pick", role: "group", "aria-label": "Block" },
         h("span", { class: "tr-k" }, "Block: "),
         SIZES.map((s) => {
@@ -485,38 +476,6 @@ export default {
           "Pass this round") : null,
         withdraw ? h("button", { class: "btn ghost", "data-testid": "tr-withdraw", "data-key": "withdraw", onclick: () => play(withdraw) },
           "Give up the race") : null));
-  },
-
-  /** The replacements for the block picked for the Hammer & Chisel: exactly its legal chisel moves. */
-  chiselOptions(view, ctx, local, me, chiselMoves, play) {
-    const { zone, block } = local.chisel;
-    const old = view.seats[me].zones[zone]?.blocks.find((b) => b.id === block);
-    if (!old) return null;
-    const options = chiselMoves.filter((m) => m.zone === zone && m.block === block);
-    const oldText = `1x${old.size}${old.size > 1 ? (old.dir === "upright" ? " on end" : " flat") : ""}`;
-    const preview = (m, on) => (ev) => {
-      const board = ev.currentTarget.closest(".temple-rush");
-      for (const [c, r] of cover(m.size, old.col, old.row, m.dir)) {
-        board?.querySelector(`[data-testid=tr-grid][data-zone="${zone}"] .tr-cell[data-c="${c}"][data-r="${r}"]`)
-          ?.classList.toggle("preview", on);
-      }
-    };
-    return h("div", { class: "tr-pick tr-chisel-options", role: "group", "data-testid": "tr-chisel-options",
-                      "aria-label": `Replace the ${oldText} block in zone ${zone + 1} with` },
-      h("span", { class: "tr-k" }, `Replace the ${oldText} in zone ${zone + 1} with: `),
-      options.map((m) => {
-        const what = `1x${m.size}${m.size > 1 ? ` ${DIRS[m.dir].toLowerCase()}` : ""}`;
-        return h("button", {
-          class: "btn small tr-chisel-option", "data-testid": "tr-chisel-option", "data-legal": "true",
-          "data-zone": zone, "data-block": block, "data-size": m.size, "data-dir": m.dir,
-          "data-key": `chisel-opt-${zone}-${block}-${m.size}-${m.dir}`,
-          "aria-label": `Hammer & Chisel: replace the ${oldText} block in zone ${zone + 1} with a ${what} block from the same spot`,
-          onclick: () => play(m), onmouseenter: preview(m, true), onmouseleave: preview(m, false),
-          onfocus: preview(m, true), onblur: preview(m, false),
-        }, h("span", { class: `tr-mini s${m.size}`, "aria-hidden": "true" }), what);
-      }),
-      h("button", { class: "btn small ghost", "data-testid": "tr-chisel-cancel", "data-key": "chisel-cancel",
-                    onclick: () => { local.chisel = null; ctx.rerender(); } }, "Cancel"));
   },
 
   // -- everyone else ----------------------------------------------------------------------

@@ -201,7 +201,7 @@ def _ids(selector: str, keys: tuple[str, ...]) -> str:
 
 def click_chisel(client: Client, move: dict, legal: list[dict], mode: str | None) -> None:
     """The Hammer & Chisel on a placed block: the toggle marks exactly the blocks that have a
-    legal swap; picking one offers exactly its legal replacements."""
+    legal swap; pressing one takes it out (the replacement is then an ordinary placement)."""
     page = client.page
     chisels = [m for m in legal if m["type"] == "chisel"]
     if mode != "chisel":
@@ -210,33 +210,15 @@ def click_chisel(client: Client, move: dict, legal: list[dict], mode: str | None
         _ids("[data-testid=tr-chisel]", ("zone", "block")))}
     assert marked == {(m["zone"], m["block"]) for m in chisels}, "marked blocks are not legal"
     assert not page.get_by_test_id("tr-anchor").count(), "no placements offered while chiselling"
-    page.locator(f"[data-testid=tr-chisel][data-zone='{move['zone']}'][data-block='{move['block']}']"
-                 ).click(timeout=CLICK_MS)
-    offered = {(int(z), int(b), int(size), d) for z, b, size, d in page.evaluate(
-        _ids("[data-testid=tr-chisel-option]", ("zone", "block", "size", "dir")))}
-    assert offered == {(m["zone"], m["block"], m["size"], m["dir"]) for m in chisels
-                       if (m["zone"], m["block"]) == (move["zone"], move["block"])}, (
-        "the replacements offered are not the legal ones")
     client.shot("temple-rush-chisel")
-    page.locator(f"[data-testid=tr-chisel-option][data-size='{move['size']}'][data-dir={move['dir']}]"
+    page.locator(f"[data-testid=tr-chisel][data-zone='{move['zone']}'][data-block='{move['block']}']"
                  ).click(timeout=CLICK_MS)
 
 
 def choose_chisel(state: dict) -> dict | None:
-    """A Hammer & Chisel swap after which that temple can still be finished (else any)."""
+    """A Hammer & Chisel swap of the newest block of a construction (else None)."""
     chisels = [m for m in state["legal_moves"] if m["type"] == "chisel"]
-    me = state["view"]["seats"][state["seat"]]
-    for move in chisels:
-        zone = me["zones"][move["zone"]]
-        old = next(b for b in zone["blocks"] if b["id"] == move["block"])
-        rest = _mask(c for b in zone["blocks"] if b is not old for c in b["cells"])
-        new = _block_mask({**move, "col": old["col"], "row": old["row"]})
-        supply = dict(me["supply"])
-        supply[f"1x{old['size']}"] += 1
-        left = SHAPE_MASKS[state["view"]["holders"][move["zone"]]["id"]] & ~rest & ~new
-        if tileable(left, _counts(supply, move["size"])):
-            return move
-    return chisels[0] if chisels else None
+    return max(chisels, key=lambda m: m["block"]) if chisels else None
 
 
 def wished(state: dict, wishes: list[str]) -> dict | None:

@@ -276,18 +276,36 @@ def test_hammer_and_chisel_takes_a_block_of_another_size():
 
 
 def test_hammer_and_chisel_swaps_a_placed_block_for_another_size():
+    """Book: "exchange ... a block already used for a temple with a block of a different size".
+    It goes back to the supply; the new one goes anywhere in that temple where it fits."""
     state = build(table(dice=(2, 2)), 0, 0, blk(3, 0, 0), blk(1, 2, 1))
-    move = {"type": "chisel", "zone": 0, "block": 7, "size": 4, "dir": "flat"}
+    move = {"type": "chisel", "zone": 0, "block": 7}
     assert move in GAME.legal_moves(state, 0)
-    assert {"type": "chisel", "zone": 0, "block": 7, "size": 2, "dir": "flat"} not in (
-        GAME.legal_moves(state, 0)), "a 1x2 from there would leave the 1x1 hanging loose"
     state = play(state, (0, move))
     player = state["seats"][0]
     assert player["powers"]["hammer"] == "used" and 7 in player["supply"]
-    assert [b["size"] for b in player["zones"][0]] == [1, 4]
+    assert [b["size"] for b in player["zones"][0]] == [1]
+    after = GAME.legal_moves(state, 0)
+    assert {m["type"] for m in after} == {"place"} and {m["zone"] for m in after} == {0}
+    assert 3 not in {m["size"] for m in after}, "a block of a different size"
+    where = {(m["size"], m["col"], m["row"], m["dir"]) for m in after}
+    assert (4, 0, 0, "flat") in where and (4, 1, 0, "flat") in where, "not only from the corner"
+    assert (2, 0, 0, "flat") not in where, "a 1x2 there would leave the 1x1 hanging loose"
+    state = play(state, (0, place(0, 4, 1, 0)))
+    assert sorted(b["size"] for b in state["seats"][0]["zones"][0]) == [1, 4]
     assert 0 in GAME.to_act(state), "a free action: the die's block still goes down"
     state = play(state, (0, PASS), (1, PASS))
     assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "chisel"], "once a game"
+
+
+def test_the_chisel_is_offered_only_for_a_block_something_can_replace():
+    state = build(table(dice=(2, 2)), 0, 0, blk(4, 0, 0), blk(1, 2, 1))
+    player = state["seats"][0]
+    player["supply"] = [11, 12]  # only 1x4s left: nothing of another size for the 1x4
+    assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "chisel"]
+    player["supply"] = [3, 11, 12]  # a 1x2 can stand in for the 1x4, not for the top 1x1
+    chisels = [m for m in GAME.legal_moves(state, 0) if m["type"] == "chisel"]
+    assert chisels == [{"type": "chisel", "zone": 0, "block": 10}]
 
 
 def test_a_missing_block_may_come_from_another_intact_construction():
@@ -339,8 +357,8 @@ def test_a_seat_passes_only_when_it_cannot_place_the_dies_block():
 
 def test_completing_a_temple_with_the_chisel_ends_the_seats_round():
     state = build(table(dice=(2, 2)), 0, 0, blk(1, 0, 0), blk(3, 1, 0), blk(1, 2, 1))
-    move = {"type": "chisel", "zone": 0, "block": 7, "size": 4, "dir": "flat"}
-    state, events = GAME.apply(state, 0, move, Random(0))
+    state, _ = GAME.apply(state, 0, {"type": "chisel", "zone": 0, "block": 7}, Random(0))
+    state, events = GAME.apply(state, 0, place(0, 4, 1, 0), Random(0))
     assert any("temple complete" in e.text for e in events)
     assert {m["type"] for m in GAME.legal_moves(state, 0)} == {"bonus"}, "only the bonus block"
     state, _ = GAME.apply(state, 0, GAME.legal_moves(state, 0)[0], Random(0))
@@ -916,13 +934,13 @@ def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
 
 GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of the final view)
     (1, False, 7): (31, [16.0],
-                    "0d0d04ad9a868f2a929d20ebaba076e84c455a4127fa7f1cf3c90d451d3d5f60"),
+                    "40e231baba77129d08fc5fa78b99e4b61bf3e0d990b24a307041d0c7ab6a608d"),
     (2, False, 7): (118, [30.0, 35.0],
-                    "f3987adde8a70f390e142f72004438d3fc464729f489a3f410e5d37c037a4282"),
+                    "089f874bfc17bf3f0da7882cc1095eb8c465e600b54277980a074deaaae020ae"),
     (3, True, 7): (165, [26.0, 27.0, 29.0],
-                   "1dc282857c7e0ad2795d2519c2a65178309b94a441f0b477d7bb3c0c62312945"),
+                   "74cc73608ba6d1b0f6a34e3b7536aef428ae0ebe8956e403fa3d2c652fcace2d"),
     (4, False, 7): (183, [18.0, 26.0, 33.0, 13.0],
-                    "8ef2dead18d0c9e863c7496e0a07eb0f952b4e5bad2b842ee1b33a6069e811a9"),
+                    "d40a212266f99d03d19db82760c70028e8558e99cbf388e4064a502170c684da"),
 }
 
 
