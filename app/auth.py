@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
-from app.models import Player
+from app.models import Player, utcnow
 
 
 def new_token() -> str:
@@ -22,14 +23,37 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def player_for_token(session: AsyncSession, token: str | None) -> Player | None:
+async def player_for_token(session: AsyncSession, token: str | None,
+                           ttl: timedelta | None) -> Player | None:
+    """The token's player; `ttl` (None: tokens never expire) refuses tokens not renewed since."""
     if not token:
         return None
     found = await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
     if found is None:
         raise ApiError(401, "bad_token", "That player token is not known here; "
                        "create a player again.")
+    if ttl is not None and expires_at(found, ttl) <= utcnow():
+        raise ApiError(401, "token_expired", "That player token has expired (it was not "
+                       "renewed in time); create a player again.")
     return found
+
+
+def renewed_at(player: Player) -> datetime:
+    """When the token was last issued or renewed (SQLite hands datetimes back naive, in UTC)."""
+    moment = player.token_renewed_at or player.created_at
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def expires_at(player: Player, ttl: timedelta) -> datetime:
+    return renewed_at(player) + ttl
+
+
+def token_times(player: Player, ttl: timedelta | None) -> dict[str, str | None]:
+    """`expires_at` and `renew_after` (half-way there), ISO 8601 UTC; None if never."""
+    if ttl is None:
+        return {"expires_at": None, "renew_after": None}
+    return {"expires_at": expires_at(player, ttl).isoformat(),
+            "renew_after": (renewed_at(player) + ttl / 2).isoformat()}
 
 
 def bearer(header: str | None) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,6 +40,8 @@ class Settings(BaseSettings):
     ws_idle_seconds: float = 60.0
     # Request headers must be complete this long after their first byte (app.deadlines).
     header_timeout_seconds: float = 10.0
+    # A player token not renewed for this long stops working (0: tokens never expire).
+    token_ttl_days: float = 30.0
     static_dir: Path = ROOT / "static"
 
     @field_validator("admin_token")
@@ -60,6 +63,10 @@ class Settings(BaseSettings):
             if url.startswith(plain):
                 return driver + url[len(plain):]
         return url
+
+    @property
+    def token_ttl(self) -> timedelta | None:
+        return timedelta(days=self.token_ttl_days) if self.token_ttl_days > 0 else None
 
     @property
     def is_sqlite(self) -> bool:

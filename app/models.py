@@ -50,6 +50,9 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The token expires TOKEN_TTL_DAYS after this (None: never renewed, count from created_at).
+    token_renewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                              nullable=True)
 
 
 class Room(Base):

@@ -31,7 +31,8 @@ export async function createPlayer(name) {
 
 let renewing = null;
 
-/** The stored token was refused (a reset database): quietly become a new player, same name. */
+/** The stored token was refused (a reset database, or it expired): quietly become a new player,
+ * same name. */
 export async function renewPlayer() {
   const old = me();
   if (!old) return null;
@@ -39,12 +40,16 @@ export async function renewPlayer() {
   return renewing;
 }
 
-/** Check the stored token once at start; renew it if the server no longer knows it. */
+/** Check the stored token once at start: past half its life, push its expiry back (the token
+ * stays the same); if the server no longer knows it, become a new player. */
 export async function checkIdentity() {
   const player = me();
   if (!player) return null;
   try {
-    const found = await request("GET", "/api/players/me", undefined, player.token);
+    let found = await request("GET", "/api/players/me", undefined, player.token);
+    if (found.renew_after && Date.parse(found.renew_after) <= Date.now()) {
+      found = await request("POST", "/api/players/me/renew", undefined, player.token);
+    }
     if (found.name !== player.name) remember({ ...player, name: found.name });
     return me();
   } catch (err) {
@@ -85,7 +90,7 @@ export async function api(method, path, body) {
   try {
     return await request(method, path, body, player?.token);
   } catch (err) {
-    if (player && err instanceof ApiError && err.code === "bad_token") {
+    if (player && err instanceof ApiError && (err.code === "bad_token" || err.code === "token_expired")) {
       const fresh = await renewPlayer();
       return request(method, path, body, fresh?.token);
     }

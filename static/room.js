@@ -143,8 +143,9 @@ class RoomPage {
     if (this.disposed) return;
     const player = me();
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = player ? `?token=${encodeURIComponent(player.token)}` : "";
-    const ws = new WebSocket(`${scheme}//${location.host}/api/rooms/${this.code}/ws${query}`);
+    // The token travels as a subprotocol, not in the URL, so that it stays out of logs.
+    const protocols = player ? ["ziggurat", `bearer.${player.token}`] : [];
+    const ws = new WebSocket(`${scheme}//${location.host}/api/rooms/${this.code}/ws`, protocols);
     this.ws = ws;
     this.wsSeat = undefined; // unknown until this socket's first state message
     this.setConn("connecting");
@@ -296,7 +297,7 @@ class RoomPage {
   }
 
   onError(message) {
-    if (message.code === "bad_token") {
+    if (message.code === "bad_token" || message.code === "token_expired") {
       this.badToken = true; // the socket closes next; we renew the player and reconnect
       return;
     }

@@ -30,8 +30,9 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 
-async def maybe_player(session: SessionDep, authorization: AuthHeader = None) -> Player | None:
-    return await player_for_token(session, bearer(authorization))
+async def maybe_player(session: SessionDep, hall: HallDep,
+                       authorization: AuthHeader = None) -> Player | None:
+    return await player_for_token(session, bearer(authorization), hall.settings.token_ttl)
 
 
 async def current_player(player: Annotated[Player | None, Depends(maybe_player)]) -> Player:

@@ -12,11 +12,11 @@ from sqlalchemy import select
 from app import absence, rooms
 from app.api.bounds import MAX_SEAT
 from app.api.deps import Address, CurrentPlayer, HallDep, MaybePlayer, SessionDep
-from app.auth import hash_token, new_token
+from app.auth import hash_token, new_token, token_times
 from app.clocks import MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.db import transaction
 from app.errors import ApiError
-from app.models import MoveRow, Player, Room, Seat
+from app.models import MoveRow, Player, Room, Seat, utcnow
 from app.names import clean_name
 from app.rules_help import rules_of
 from games import REGISTRY, Event
@@ -53,19 +53,30 @@ async def health() -> dict[str, bool]:
 
 @router.post("/players", status_code=201)
 async def create_player(body: NewPlayer, session: SessionDep, hall: HallDep,
-                        where: Address) -> dict[str, str]:
+                        where: Address) -> dict[str, str | None]:
     hall.quotas.spend("players", where)
     token = new_token()
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
-                    token_hash=hash_token(token))
+                    token_hash=hash_token(token), token_renewed_at=utcnow())
     session.add(player)
     await session.commit()
-    return {"id": player.id, "name": player.name, "token": token}
+    return {"id": player.id, "name": player.name, "token": token,
+            **token_times(player, hall.settings.token_ttl)}
 
 
 @router.get("/players/me")
-async def whoami(player: CurrentPlayer) -> dict[str, str]:
-    return {"id": player.id, "name": player.name}
+async def whoami(player: CurrentPlayer, hall: HallDep) -> dict[str, str | None]:
+    return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
+
+
+@router.post("/players/me/renew")
+async def renew_token(player: CurrentPlayer, session: SessionDep,
+                      hall: HallDep) -> dict[str, str | None]:
+    """Push the token's expiry TOKEN_TTL_DAYS from now; the token itself stays the same, so
+    every tab holding it goes on working. An expired token cannot be renewed."""
+    player.token_renewed_at = utcnow()
+    await session.commit()
+    return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
 
 
 @router.get("/games")

@@ -43,6 +43,17 @@ class RateLimit:
         return True
 
 
+SUBPROTOCOL = "ziggurat"
+TOKEN_PREFIX = "bearer."
+
+
+def offered_token(offered: list[str]) -> str | None:
+    """The token a client may offer as a subprotocol, `bearer.<token>`, beside `ziggurat`:
+    browsers can set no header on a websocket, and a URL ends up in logs and histories."""
+    return next((p.removeprefix(TOKEN_PREFIX) for p in offered if p.startswith(TOKEN_PREFIX)),
+                None)
+
+
 def _error(code: str, message: str, move_id: Any = None) -> dict[str, Any]:
     return {"type": "error", "id": move_id, "code": code, "message": message}
 
@@ -50,7 +61,9 @@ def _error(code: str, message: str, move_id: Any = None) -> dict[str, Any]:
 @router.websocket("/api/rooms/{code}/ws")
 async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
     hall = get_hall(ws)  # type: ignore[arg-type]
-    await ws.accept()
+    offered = ws.scope.get("subprotocols") or []
+    token = token or offered_token(offered)
+    await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     try:
         client = await _admit(hall, ws, code, token)
     except ApiError as exc:
@@ -78,7 +91,7 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
 async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
     async with hall.sessions() as session:
         room = await get_room(session, code)
-        player = await player_for_token(session, token)
+        player = await player_for_token(session, token, hall.settings.token_ttl)
         seat = None
         if player is not None:
             seat = next((s.seat for s in await seats_of(session, room.code)
