@@ -100,6 +100,7 @@ class SolomonsTemple:
             "good_played": False,
             "discarded": 0,
             "peace": False,
+            "offering": None,
             "die": None,
             "listened": False,
             "turn_limit": limit,
@@ -166,6 +167,7 @@ class SolomonsTemple:
             "step": state["step"],
             "actor": state["actor"] if state["step"] != "over" else None,
             "sin": state["sin"],
+            "offering": state["offering"],
             "grain": state["grain"],
             "built": state["built"],
             "die": dict(state["die"]) if state["die"] else None,
@@ -441,11 +443,30 @@ def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event
         return [Event(f"The Bad Offering on Seat {seat + 1}'s Altar spoiled the {card}.")]
     if card == "Grain Offering":
         state["grain"] = True
-    elif card == "Guilt Offering":
+    else:
+        _open_blemish(state, seat, card)
+    return []
+
+
+def _open_blemish(state: State, seat: int, card: str) -> None:
+    """An animal offering (Burnt, Peace, Guilt) is made: the opponent may blemish it before it
+    takes effect. The window opens whether or not they hold a Blemished Animal."""
+    state["offering"] = card
+    state["step"], state["actor"] = "blemish", 1 - seat
+
+
+def _offering_stands(state: State, rng: Random) -> list[Event]:
+    """Nobody blemished the animal offering: it takes effect."""
+    card, seat = state["offering"], state["turn"]
+    state["offering"], state["actor"] = None, seat
+    if card == "Burnt Offering":
+        return _atoned(state)
+    if card == "Guilt Offering":
         state["deck"][seat] += state["hand"][seat]
         state["hand"][seat] = []
         rng.shuffle(state["deck"][seat])
         _draw(state, seat, HAND, rng)
+        state["step"] = "main"
     else:
         state["step"] = "peace_take"
     return []
@@ -770,7 +791,7 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         state["step"] = "discard"
         return [Event(f"The Sin stands: Seat {seat + 1} cannot build this turn.")]
     elif step == "blemish":
-        return _atoned(state)
+        return _offering_stands(state, rng)
     elif step == "defend":
         _to_build(state)
     else:  # peace_take with nothing to exchange
@@ -804,7 +825,7 @@ def _apply_burnt(state: State, seat: int, move: Move, rng: Random) -> list[Event
     if _offering_spoiled(state, seat):
         state["step"] = "discard"
         return [Event("The Bad Offering on the Altar spoiled the Burnt Offering: the Sin stands.")]
-    state["step"], state["actor"] = "blemish", 1 - seat
+    _open_blemish(state, seat, "Burnt Offering")
     return []
 
 
@@ -832,8 +853,12 @@ def _legal_blemish(state: State, seat: int) -> list[Move]:
 
 def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     _use(state, seat, "Blemished Animal")
-    state["step"], state["actor"] = "discard", state["turn"]
-    return [Event("The Burnt Offering was blemished: the Sin stands.")]
+    card, state["offering"], state["actor"] = state["offering"], None, state["turn"]
+    if card == "Burnt Offering":
+        state["step"] = "discard"
+        return [Event("The Burnt Offering was blemished: the Sin stands.")]
+    state["step"] = "main"
+    return [Event(f"The {card} was blemished: it is a bad offering and does nothing.")]
 
 
 def _legal_place(state: State, seat: int) -> list[Move]:
@@ -961,7 +986,7 @@ def _why_not(state: State, move: Any) -> str:
         "build": "Phase III: announce a build only with a piece you can place.",
         "sin": "When a build is announced the opponent may play one Sin (or instants, or pass).",
         "answer": "A Sin is answered by a Burnt Offering on Priest and Altar, or the Scapegoat.",
-        "blemish": "Only a Blemished Animal answers an offering (or pass).",
+        "blemish": "Only a Blemished Animal answers an animal offering (or pass).",
         "place": "Place a piece whose Structure stands, or a Guarded Gate on an open gate.",
         "discard": "Phase IV: discard up to two cards, then end the turn.",
         "peace_take": "Peace Offering: take a good card from your draw pile.",

@@ -5,7 +5,7 @@ import { h, replace } from "/static/ui.js";
 const STEP = {
   main: "Phase I: play cards", military: "Phase II: attack", defend: "Defend against the attack",
   build: "Phase III: build", sin: "A build is announced: sin against it?",
-  answer: "A Sin was played: atone for it?", blemish: "A Burnt Offering was made: blemish it?",
+  answer: "A Sin was played: atone for it?", blemish: "An animal offering was made: blemish it?",
   place: "Phase III: place a piece", discard: "Phase IV: discard up to two",
   peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
   over: "Game over",
@@ -137,7 +137,7 @@ export default {
     const who = actor === null ? "" : `${ctx.name(actor)} to move`;
     const prompt = window && mine
       ? h("div", { class: "st-prompt", "data-testid": "window" }, STEP[view.step],
-          view.sin ? ` (${view.sin})` : "")
+          view.step === "blemish" && view.offering ? ` (${view.offering})` : view.sin ? ` (${view.sin})` : "")
       : "";
     const die = view.die
       ? h("div", { class: "st-die", "data-testid": "die" },

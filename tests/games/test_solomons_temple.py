@@ -120,6 +120,7 @@ def test_guilt_offering_redraws_eight() -> None:
     state = table(["Guilt Offering", "Doubt"])
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
+    state = act(state, 1, {"type": "pass"})
     assert len(state["hand"][0]) == HAND
 
 
@@ -127,7 +128,8 @@ def test_peace_offering_swaps_a_good_card_in_two_steps() -> None:
     state = table(["Peace Offering", "Levite"])
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
-    assert state["step"] == "peace_take"
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "peace_take" and state["actor"] == 0
     state = act(state, 0, {"type": "peace_take", "card": "Porch"})
     assert GAME.legal_moves(state, 0) == [{"type": "peace_give", "card": "Levite"}]
     state = act(state, 0, {"type": "peace_give", "card": "Levite"})
@@ -352,6 +354,28 @@ def test_blemished_animal_negates_the_burnt_offering() -> None:
     ):
         state = act(state, seat, move)
     assert state["step"] == "discard" and state["structures"][0] == []
+
+
+def test_blemished_animal_answers_peace_and_guilt_offerings_too() -> None:
+    state = table(["Peace Offering", "Guilt Offering", "Levite"], ["Blemished Animal"])
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
+    assert state["step"] == "blemish" and state["actor"] == 1
+    assert GAME.view(state, 1)["offering"] == "Peace Offering"
+    state = act(state, 1, {"type": "blemish"})
+    assert state["step"] == "main" and state["actor"] == 0 and state["offering"] is None
+    assert state["hand"][0] == ["Guilt Offering", "Levite"], "the Peace Offering did nothing"
+    state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
+    assert GAME.legal_moves(state, 1) == [{"type": "pass"}], "window opens without an answer"
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "main" and len(state["hand"][0]) == HAND, "Guilt redraws eight"
+
+
+def test_grain_offering_is_no_animal_and_opens_no_blemish_window() -> None:
+    state = table(["Grain Offering"], ["Blemished Animal"])
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    assert state["step"] == "main" and state["actor"] == 0 and state["grain"]
 
 
 def test_unclean_in_the_sin_window_stops_the_burnt_offering() -> None:
