@@ -1,15 +1,15 @@
 """Turn clocks: when a seat's time runs out, its zombie move is played through the pipeline.
 
-The deadline is derived from the database (rooms.last_move_at + rooms.turn_clock), so it
-survives a restart. Every process watches; the move's platform id `~clock:<version>:<seat>`
-plus the pipeline's version check and exactly-once keys let exactly one of them land it.
+The deadlines are derived from the database (rooms.last_move_at plus rooms.turn_clock, or plus
+each seat's Fischer bank: app.seat_clocks), so they survive a restart. Every process watches;
+the move's platform id `~clock:<version>:<seat>` plus the pipeline's version check and
+exactly-once keys let exactly one of them land it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
@@ -18,7 +18,7 @@ from app.client_ids import platform_id
 from app.errors import ApiError
 from app.models import Room, Seat, utcnow
 from app.moves import Mover, submit_move
-from app.rooms import as_utc
+from app.seat_clocks import seat_deadlines
 from games import REGISTRY
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 MIN_TURN_CLOCK = 1
 MAX_TURN_CLOCK = 7 * 24 * 3600
+MAX_CLOCK_INCREMENT = 3600
 TICK_SECONDS = 0.5
 
 
@@ -60,12 +61,12 @@ class TurnClocks:
             bots = {(s.room_code, s.seat) for s in await session.scalars(select(Seat).where(
                 Seat.room_code.in_([r.code for r in rooms]), Seat.bot.is_not(None)))}
         for room in rooms:
-            started = room.last_move_at
-            if started is None or as_utc(started) + timedelta(seconds=room.turn_clock) > now:
-                continue
             try:  # one room whose rules raise must not hold up the other rooms' clocks
-                for seat in sorted(REGISTRY[room.game].to_act(room.state)):
-                    if (room.code, seat) not in bots:
+                deadlines = seat_deadlines(room.turn_clock, room.clock_increment,
+                                           room.clock_banks, room.last_move_at,
+                                           REGISTRY[room.game].to_act(room.state))
+                for seat, deadline in sorted(deadlines.items()):
+                    if deadline <= now and (room.code, seat) not in bots:
                         await self._time_out(room, seat)
             except Exception:
                 log.exception("turn clock of room %s failed", room.code)

@@ -18,7 +18,8 @@ from app.hub import make_hub
 from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
 from app.quotas import Quotas
-from app.rooms import room_payload
+from app.rooms import room_deadlines, room_payload
+from app.seat_clocks import CLOCK_ID_PREFIX
 from app.snapshot import Snapshot
 from app.sockets import Client, RoomSockets
 
@@ -76,9 +77,13 @@ class Hall:
             room = await session.get(Room, code)
             if room is None:
                 return None
-            events = await session.scalar(select(MoveRow.events).where(
-                MoveRow.room_code == code, MoveRow.version == room.version)) or []
-            return Snapshot(code, room.game, room.status, room.version, room.state, events)
+            last = (await session.execute(select(MoveRow.events, MoveRow.seat, MoveRow.client_id)
+                                          .where(MoveRow.room_code == code,
+                                                 MoveRow.version == room.version))).first()
+            timed_out = last.seat if last and last.client_id.startswith(CLOCK_ID_PREFIX) else None
+            return Snapshot(code, room.game, room.status, room.version, room.state,
+                            last.events if last else [], room_deadlines(room), timed_out,
+                            room.clock_banks)
 
     async def room_message(self, code: str) -> dict[str, Any] | None:
         async with self.sessions() as session:

@@ -77,6 +77,11 @@ class Room(Base):
     # Seconds each move may take (None: no clock). The deadline is last_move_at + turn_clock,
     # so it lives in the database and survives restarts with no extra bookkeeping.
     turn_clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Fischer clock (None: per-move clock): turn_clock is then each seat's starting bank, and a
+    # seat gains this many seconds per move it makes. The banks, in seconds left as of
+    # last_move_at, are kept by the move pipeline: {"<seat>": seconds}.
+    clock_increment: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock_banks: Mapped[dict[str, float] | None] = mapped_column(JsonType, nullable=True)
 
 
 class Seat(Base):

@@ -19,7 +19,8 @@ from sqlalchemy import Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
-from app.models import MoveRow, Room, Seat, utcnow
+from app.models import MoveRow, Room, Seat, as_utc, utcnow
+from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
 from app.snapshot import Snapshot
 from games import REGISTRY, IllegalMove
 from games.protocol import match_rng
@@ -95,7 +96,9 @@ async def submit_move(hall: Hall, code: str, mover: Mover, client_id: str,
 ROOMS = Room.__table__
 SEATS = Seat.__table__
 MOVES = MoveRow.__table__
-_ROOM_COLUMNS = (ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state)
+_ROOM_COLUMNS = (ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state,
+                 ROOMS.c.turn_clock, ROOMS.c.clock_increment, ROOMS.c.clock_banks,
+                 ROOMS.c.last_move_at)
 
 
 async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
@@ -127,20 +130,36 @@ async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
         try:
             over = game.outcome(new_state) is not None
             acting = game.to_act(new_state)
+            now = utcnow()
+            banks, deadlines = _clock(room, seat, acting if not over else (), now)
         except Exception as exc:
             raise RuleError() from exc
         version = room.version + 1
         status = "finished" if over else room.status
-        now = utcnow()
         event_json = [e.to_json() for e in events]
         await conn.execute(update(ROOMS).where(ROOMS.c.code == code).values(
-            state=new_state, version=version, status=status, last_move_at=now, updated_at=now))
+            state=new_state, version=version, status=status, last_move_at=now, updated_at=now,
+            clock_banks=banks))
         await conn.execute(insert(MOVES).values(
             room_code=code, version=version, seat=seat, client_id=client_id, move=move,
             events=event_json, created_at=now))
         await hall.hub.notify_in(conn, f"state:{code}:{hall.origin}")
         bots_to_act = not over and any(s.bot and s.seat in acting for s in seats)
-        return Snapshot(code, room.game, status, version, new_state, event_json), bots_to_act
+        timed_out = seat if client_id.startswith(CLOCK_ID_PREFIX) else None
+        return Snapshot(code, room.game, status, version, new_state, event_json, deadlines,
+                        timed_out, banks), bots_to_act
+
+
+def _clock(room: Row[Any], seat: int, acting: Any, now: Any) -> tuple[Any, dict[str, str]]:
+    """A Fischer clock's banks after this move, and the deadlines of the seats to act next."""
+    banks = room.clock_banks
+    if banks is not None and room.clock_increment is not None:
+        last = room.last_move_at
+        elapsed = (now - as_utc(last)).total_seconds() if last is not None else 0.0
+        banks = settle_banks(banks, REGISTRY[room.game].to_act(room.state), seat, elapsed,
+                             room.clock_increment)
+    return banks, wire_deadlines(seat_deadlines(room.turn_clock, room.clock_increment, banks,
+                                                now, acting))
 
 
 def _seat_of(seats: Sequence[Row[Any]], player_id: str | None) -> int | None:

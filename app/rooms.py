@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime
 from random import Random
 from typing import Any
 
@@ -12,9 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.absence import BOT_KIND, absence_payload
-from app.client_ids import platform_id
 from app.errors import ApiError
-from app.models import MoveRow, Player, Room, Seat, as_utc, utcnow
+from app.models import MoveRow, Player, Room, Seat, utcnow
+from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
 
@@ -71,7 +71,6 @@ async def seats_of(session: AsyncSession, code: str) -> list[Seat]:
                                       .order_by(Seat.seat)))
 
 
-CLOCK_ID_PREFIX = platform_id("clock", "")
 AWAY_AFTER = 3  # timeouts in a row that mark a seat away
 
 
@@ -94,6 +93,7 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
                    "bot": seat.bot,
                    "connected": seat.bot is not None or seat.connections > 0,
                    "away": seat.seat in away,
+                   "clock_bank": (room.clock_banks or {}).get(str(seat.seat)),
                    **absence.get(seat.seat, {})}
                   for seat, player in rows],
         "version": room.version,
@@ -101,6 +101,7 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         "spectators_muted": room.spectators_muted,
         "turn_clock": room.turn_clock,
         "turn_deadline": clock_deadline(room),
+        "clock_increment": room.clock_increment,
         "handovers": handovers,
     }
 
@@ -119,16 +120,28 @@ async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set
     return away
 
 
+def room_deadlines(room: Room) -> dict[str, str]:
+    """When each seat to act runs out of time, as the `state` message carries it."""
+    if room.status != "active" or not room.turn_clock or room.state is None:
+        return {}
+    try:
+        acting = REGISTRY[room.game].to_act(room.state)
+    except Exception:  # the rules fail: the push that follows errors the room
+        return {}
+    return wire_deadlines(seat_deadlines(room.turn_clock, room.clock_increment, room.clock_banks,
+                                         room.last_move_at, acting))
+
+
 def clock_deadline(room: Room) -> str | None:
-    """When the seat(s) to act run out of time (ISO 8601, UTC), or None with no clock running."""
-    if room.status != "active" or not room.turn_clock or room.last_move_at is None:
-        return None
-    return (as_utc(room.last_move_at) + timedelta(seconds=room.turn_clock)).isoformat()
+    """The first deadline of the seats to act (ISO 8601, UTC), or None with no clock running."""
+    deadlines = room_deadlines(room)
+    return min(deadlines.values(), key=datetime.fromisoformat) if deadlines else None
 
 
 async def create_room(session: AsyncSession, host: Player, game_id: str,
                       options: dict[str, Any] | None, seat_count: int | None,
-                      private: bool, turn_clock: int | None = None) -> Room:
+                      private: bool, turn_clock: int | None = None,
+                      clock_increment: int | None = None) -> Room:
     game = game_or_error(game_id)
     seat_count = seat_count if seat_count is not None else game.min_players
     if not game.min_players <= seat_count <= game.max_players:
@@ -136,7 +149,8 @@ async def create_room(session: AsyncSession, host: Player, game_id: str,
                        f"{game.max_players} players, not {seat_count}.")
     room = Room(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
                 private=private, seed=secrets.token_hex(16), version=0,
-                options=validate_options(game, options, seat_count), turn_clock=turn_clock)
+                options=validate_options(game, options, seat_count), turn_clock=turn_clock,
+                clock_increment=clock_increment)
     session.add(room)
     session.add_all(Seat(room_code=room.code, seat=n, connections=0,
                          player_id=host.id if n == 0 else None) for n in range(seat_count))
@@ -235,6 +249,7 @@ async def start(session: AsyncSession, room: Room, player: Player) -> State:
     room.status = "active"
     room.version = 0
     room.last_move_at = utcnow()  # the first turn's clock starts now
+    room.clock_banks = starting_banks(room.turn_clock, room.clock_increment, len(seats))
     for seat in seats:  # a player who never opened the game is absent from the start
         seat.absent_since = room.last_move_at if seat.connections == 0 else None
     return room.state

@@ -18,6 +18,11 @@ class Snapshot:
     version: int
     state: dict[str, Any] | None
     events: list[dict[str, Any]] = field(default_factory=list)
+    # When each seat to act runs out of time ({"<seat>": ISO 8601}), and the seat whose clock
+    # ran out to make this version (None: a move somebody chose).
+    deadlines: dict[str, str] = field(default_factory=dict)
+    timed_out: int | None = None
+    banks: dict[str, float] | None = None  # a Fischer clock's banks as of this version
 
     @property
     def game(self) -> Game:
@@ -28,7 +33,8 @@ def state_message(snap: Snapshot, seat: int | None) -> dict[str, Any]:
     """The wire `state` message for one seat (None: a spectator). May raise if the rules do."""
     if snap.state is None:
         return {"type": "state", "version": snap.version, "seat": seat, "status": snap.status,
-                "view": None, "to_act": [], "legal_moves": [], "outcome": None, "events": []}
+                "view": None, "to_act": [], "legal_moves": [], "outcome": None, "events": [],
+                "deadlines": {}, "timed_out_seat": None, "clock_banks": None}
     game = snap.game
     to_act = sorted(game.to_act(snap.state))
     outcome = game.outcome(snap.state)
@@ -44,4 +50,7 @@ def state_message(snap: Snapshot, seat: int | None) -> dict[str, Any]:
         "legal_moves": game.legal_moves(snap.state, seat) if may_move else [],
         "outcome": outcome.to_json() if outcome else None,
         "events": [e.to_json() for e in events],
+        "deadlines": snap.deadlines if snap.status == "active" else {},
+        "timed_out_seat": snap.timed_out,
+        "clock_banks": snap.banks,
     }

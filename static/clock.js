@@ -1,10 +1,14 @@
 // Turn clocks: the countdown shown beside the seat to act, and the lobby's preset choice.
 import { h } from "./ui.js";
 
-/** Presets offered when creating a room (seconds per move; 0 = no clock, the default). */
+/**
+ * Presets offered when creating a room: "seconds per move", or "bank+increment" for a Fischer
+ * clock (each player's own bank, plus the increment for every move they make); "0" = no clock.
+ */
 export const CLOCK_PRESETS = [
-  [0, "No clock"], [30, "30 s per move"], [120, "2 min per move"],
-  [600, "10 min per move"], [86400, "1 day per move"],
+  ["0", "No clock"], ["30", "30 s per move"], ["120", "2 min per move"],
+  ["600", "10 min per move"], ["86400", "1 day per move"],
+  ["300+5", "5 min + 5 s a move (Fischer)"], ["900+10", "15 min + 10 s a move (Fischer)"],
 ];
 
 /** "1:05", "12 s", "3 h 20 min", "1 d 2 h": the time left, as a player reads it. */
@@ -33,37 +37,22 @@ export function tickClocks(root) {
   }
 }
 
-/** The lobby's select for a new room; read() gives the body field (null = no clock). */
-export function clockChoice(id) {
-  const select = h("select", { id, name: "turn_clock", "data-testid": "turn-clock-choice" },
-    CLOCK_PRESETS.map(([value, label]) => h("option", { value: String(value) }, label)));
-  return {
-    el: h("div", { class: "field inline-field" }, h("label", { for: id }, "Turn clock"), select),
-    read: () => Number(select.value) || null,
-  };
+/** A Fischer seat's bank while it is not to act: the time it has left. */
+export function bankBadge(seconds) {
+  return h("span", { class: "turn-clock bank", "data-testid": "clock-bank",
+                     title: "Time left in this player's bank (it grows with every move they make)" },
+    formatLeft(seconds * 1000));
 }
 
-/**
- * The deadline of the move at the state's version. The room message carries the server's
- * deadline, but it is only re-sent when seats change; for a newer version the clock restarted
- * when the move landed, which is (within the push's latency) when this page first saw it.
- */
-export class TurnClock {
-  constructor() {
-    this.version = null;
-    this.seenAt = 0;
-  }
-
-  saw(version) {
-    if (version !== this.version) {
-      this.version = version;
-      this.seenAt = Date.now();
-    }
-  }
-
-  deadline(room, state) {
-    if (!room?.turn_clock || state?.status !== "active") return null;
-    if (room.turn_deadline && room.version === state.version) return room.turn_deadline;
-    return new Date(this.seenAt + room.turn_clock * 1000).toISOString();
-  }
+/** The lobby's select for a new room; read() gives the body fields (turn_clock null = no clock). */
+export function clockChoice(id) {
+  const select = h("select", { id, name: "turn_clock", "data-testid": "turn-clock-choice" },
+    CLOCK_PRESETS.map(([value, label]) => h("option", { value }, label)));
+  return {
+    el: h("div", { class: "field inline-field" }, h("label", { for: id }, "Turn clock"), select),
+    read: () => {
+      const [bank, increment] = select.value.split("+").map(Number);
+      return { turn_clock: bank || null, clock_increment: bank && increment !== undefined ? increment : null };
+    },
+  };
 }

@@ -227,7 +227,7 @@ function gameCard(game) {
     try {
       const room = await api("POST", "/api/rooms", { game: game.id, seats: count,
                                                      private: privacy.checked, options: variants.read(),
-                                                     turn_clock: clock.read() });
+                                                     ...clock.read() });
       navigate(`/r/${room.code}`);
     } catch (err) {
       toast(err.message);

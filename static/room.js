@@ -4,7 +4,7 @@ import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText } from "./absence.js";
 import { ChatPanel } from "./chat.js";
-import { clockBadge, tickClocks, TurnClock } from "./clock.js";
+import { bankBadge, clockBadge, tickClocks } from "./clock.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
 import { copyText, h, keepFocus, navigate, replace, toast, uid } from "./ui.js";
@@ -47,7 +47,6 @@ class RoomPage {
     this.code = code;
     this.room = null;
     this.state = null;
-    this.turnClock = new TurnClock();
     this.game = null;
     this.renderer = null;
     this.ws = null;
@@ -277,16 +276,16 @@ class RoomPage {
   }
 
   onState(message) {
-    this.turnClock.saw(message.version);
     const previous = this.state;
     this.state = message;
     this.wsSeat = message.seat;
     for (const version of this.log.keys()) {
       if (version > message.version) this.log.delete(version); // rolled back by the admin
     }
-    if (message.events?.length) {
+    if (message.events?.length || message.timed_out_seat != null) {
       const known = this.log.get(message.version) || {};
-      this.log.set(message.version, { ...known, events: message.events });
+      const timedOut = message.timed_out_seat != null ? { seat: message.timed_out_seat, timed_out: true } : {};
+      this.log.set(message.version, { ...known, events: message.events, ...timedOut });
     }
     const lastLogged = Math.max(0, ...this.log.keys());
     if (message.version > lastLogged + 1 || (previous && previous.status !== message.status)) {
@@ -595,9 +594,17 @@ class RoomPage {
             p.host ? h("span", { class: "tag host" }, "host") : null,
             p.away ? h("span", { class: "tag away", "data-testid": "away",
                                  title: "Ran out of time on the last moves in a row" }, "away") : null,
-            acting && this.turnClock.deadline(this.room, this.state) ? clockBadge(this.turnClock.deadline(this.room, this.state)) : null),
+            this.seatClock(p.seat, acting)),
           h("span", { class: "seat-badge" }, badge(p.seat)));
       })));
+  }
+
+  /** The countdown beside a seat to act; with a Fischer clock, the bank of every other seat. */
+  seatClock(seat, acting) {
+    const deadline = this.state?.status === "active" ? this.state.deadlines?.[seat] : null;
+    if (acting && deadline) return clockBadge(deadline);
+    const bank = this.state?.clock_banks?.[seat];
+    return this.state?.status === "active" && bank != null ? bankBadge(bank) : null;
   }
 
   drawBoard() {

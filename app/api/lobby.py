@@ -6,14 +6,14 @@ import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 from sqlalchemy import select
 
 from app import absence, rooms
 from app.api.bounds import MAX_SEAT
 from app.api.deps import Address, CurrentPlayer, HallDep, MaybePlayer, SessionDep
 from app.auth import hash_token, new_token, token_times
-from app.clocks import MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from app.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.db import transaction
 from app.errors import ApiError
 from app.models import MoveRow, Player, Room, Seat, utcnow
@@ -36,6 +36,15 @@ class NewRoom(BaseModel):
     private: bool = True
     # Seconds per move; None (the default) plays without a clock. See TURN_CLOCK_PRESETS.
     turn_clock: int | None = Field(None, ge=MIN_TURN_CLOCK, le=MAX_TURN_CLOCK)
+    # Fischer clock: with an increment, turn_clock is each seat's starting bank and every move
+    # a seat makes adds this many seconds to it (app/seat_clocks.py).
+    clock_increment: int | None = Field(None, ge=0, le=MAX_CLOCK_INCREMENT)
+
+    @model_validator(mode="after")
+    def _bank_for_increment(self) -> NewRoom:
+        if self.clock_increment is not None and self.turn_clock is None:
+            raise ValueError("a Fischer clock needs a bank: give turn_clock in seconds too")
+        return self
 
 
 class SeatChoice(BaseModel):
@@ -99,7 +108,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
     hall.quotas.spend("rooms", where, player.id)
     async with transaction(session):
         room = await rooms.create_room(session, player, body.game, body.options, body.seats,
-                                       body.private, body.turn_clock)
+                                       body.private, body.turn_clock, body.clock_increment)
         payload = await rooms.room_payload(session, room)
     return payload
 
@@ -198,7 +207,7 @@ async def play_again(code: str, player: CurrentPlayer, session: SessionDep,
             raise ApiError(403, "not_seated", "Only the players of this room can start a "
                            "new game from it.")
         new = await rooms.create_room(session, player, old.game, old.options, len(seats),
-                                      old.private, old.turn_clock)
+                                      old.private, old.turn_clock, old.clock_increment)
         old.next_room = new.code
         await hall.room_changed(old.code, session)
         payload = await rooms.room_payload(session, new)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from tests.api.client import Api
@@ -34,6 +34,10 @@ async def test_an_idle_seat_times_out_through_the_pipeline(api: Api) -> None:
         await conn.until(lambda c: c.room and c.room["turn_deadline"] is not None)
     room = await wait_for_version(api, code, 2, within=10)
     assert room["version"] >= 2
+    # The push itself says whose time ran out (a live log line) and the next deadline.
+    await conns[0].until(lambda c: c.state["version"] >= 2)
+    assert conns[0].state["timed_out_seat"] in (0, 1)
+    assert set(conns[0].state["deadlines"]) == {str(s) for s in conns[0].state["to_act"]}
     assert not any(s["away"] for s in room["seats"]), "one timeout does not make a seat away"
     # Three timeouts in a row mark each seat away, on the sockets too.
     room = await wait_for_version(api, code, 6, within=15)
@@ -61,6 +65,37 @@ async def test_a_seat_that_moves_in_time_is_not_timed_out(api: Api) -> None:
     assert not any(s["away"] for s in (await api.call("GET", f"/api/rooms/{code}"))["seats"])
     room = await api.call("GET", f"/api/rooms/{code}")
     assert room["turn_deadline"] is not None
+    for conn in conns:
+        await conn.close()
+
+
+async def test_a_fischer_clock_keeps_a_bank_per_seat(api: Api) -> None:
+    people = [await api.player("Blitz"), await api.player("Bullet")]
+    code = await api.room_with("gem-pyramid", people, turn_clock=2, clock_increment=600)
+    conns = [await api.connect(code, p["token"]) for p in people]
+    await api.start(code, people[0])
+    await conns[0].until(lambda c: c.state is not None and c.state["legal_moves"])
+    state = conns[0].state
+    assert list(state["deadlines"]) == ["0"] and state["timed_out_seat"] is None
+    assert state["clock_banks"] == {"0": 2, "1": 2}
+    room = await api.call("GET", f"/api/rooms/{code}")
+    assert room["clock_increment"] == 600 and room["turn_deadline"] == state["deadlines"]["0"]
+    assert [s["clock_bank"] for s in room["seats"]] == [2, 2]
+    reply = await conns[0].move(state["legal_moves"][0])
+    assert reply["type"] == "ack"
+    # Seat 0 moved in time and gained the increment; seat 1 does not, and runs out of its 2 s.
+    await conns[0].until(lambda c: c.state["version"] >= 2)
+    assert conns[0].state["timed_out_seat"] == 1
+    room = await api.call("GET", f"/api/rooms/{code}")
+    bank0, bank1 = (s["clock_bank"] for s in room["seats"])
+    assert 600 < bank0 <= 602 and bank1 == 600
+    assert conns[1].state["clock_banks"] == {"0": bank0, "1": bank1}
+    deadline = datetime.fromisoformat(conns[0].state["deadlines"]["0"])
+    assert (deadline - datetime.now(UTC)).total_seconds() > 500, "seat 0 keeps its bank"
+    log = await api.call("GET", f"/api/rooms/{code}/moves")
+    assert [(e["seat"], e["timed_out"]) for e in log] == [(0, False), (1, True)]
+    await api.call("POST", "/api/rooms", people[0]["token"], 422,
+                   json={"game": "gem-pyramid", "clock_increment": 5})
     for conn in conns:
         await conn.close()
 
