@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app import chat
+from app import chat, presence
 from app.bots import BotDriver
 from app.clocks import TurnClocks
 from app.config import Settings
@@ -33,7 +33,7 @@ class Hall:
         self.engine = make_engine(url)
         self.sessions = make_sessionmaker(self.engine)
         self.hub = make_hub(url)
-        self.sockets = RoomSockets()
+        self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=settings.is_sqlite)
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
         self.clocks = TurnClocks(self)

@@ -36,6 +36,10 @@ class Client:
     sent: tuple[int, str] | None = None  # (version, status) of the last state sent
     room_sent: bool = False
     closed: bool = False
+    # What app.presence has counted for this socket: a seat, or (None) a watcher.
+    counted: bool = False
+    counted_seat: int | None = None
+    recount: asyncio.Task[None] | None = None
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")
 
     def wants(self, snap: Snapshot) -> bool:
@@ -48,13 +52,16 @@ class Client:
             snap.version > self.sent[0] or (snap.version == self.sent[0]
                                             and snap.status != self.sent[1]))
 
-    def rebind(self, seats: list[dict[str, Any]]) -> None:
-        """Hold the seat the seats table gives this player now; a change resends the state."""
+    def rebind(self, seats: list[dict[str, Any]]) -> bool:
+        """Hold the seat the seats table gives this player now; a change resends the state.
+        Returns whether the seat changed."""
         seat = next((s["seat"] for s in seats
                      if self.player_id is not None and s["player"] is not None
                      and s["player"]["id"] == self.player_id), None)
-        if seat != self.seat:
-            self.seat, self.sent = seat, None
+        if seat == self.seat:
+            return False
+        self.seat, self.sent = seat, None
+        return True
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
@@ -86,8 +93,9 @@ class Client:
 class RoomSockets:
     """Connections by room."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_seat_change: Callable[[Client], object] | None = None) -> None:
         self._rooms: dict[str, set[Client]] = defaultdict(set)
+        self._on_seat_change = on_seat_change
         self._identities: Counter[str] = Counter()
 
     def add(self, client: Client) -> None:
@@ -145,6 +153,7 @@ class RoomSockets:
             return
         text = orjson.dumps(message).decode()
         for client in [only] if only is not None else self._rooms.get(code, ()):
-            client.rebind(message["room"]["seats"])
+            if client.rebind(message["room"]["seats"]) and self._on_seat_change is not None:
+                self._on_seat_change(client)
             client.room_sent = True
             client.send(text)

@@ -9,15 +9,13 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import case, update
 
-from app import chat
+from app import chat, presence
 from app.api.deps import get_hall
 from app.auth import player_for_token
 from app.client_ids import check_player_id
 from app.errors import ApiError
 from app.hall import Hall
-from app.models import Seat, utcnow
 from app.moves import Mover, submit_move
 from app.quotas import client_address
 from app.rooms import get_room, seats_of
@@ -71,7 +69,6 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
         await ws.send_text(orjson.dumps(_error(exc.code, exc.message)).decode())
         await ws.close(code=4000 + exc.status)
         return
-    counted_seat = client.seat  # the seat whose connection count this socket holds
     pump = asyncio.create_task(client.pump())
     try:
         await _greet(hall, client)
@@ -82,10 +79,7 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
         hall.sockets.remove(client)
         client.close()
         pump.cancel()
-        if counted_seat is not None:
-            await _count_connection(hall, client.room, counted_seat, client.player_id, -1)
-        else:
-            await chat.watch(hall, client, -1)
+        await presence.release(hall, client)
 
 
 async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
@@ -119,7 +113,7 @@ def _check_caps(hall: Hall, code: str, identity: str, anonymous: bool) -> None:
 async def _greet(hall: Hall, client: Client) -> None:
     """A (re)connecting client gets the room and the current state at once."""
     if client.seat is not None:
-        await _count_connection(hall, client.room, client.seat, client.player_id, +1)
+        await presence.follow(hall, client)
     room = await hall.room_message(client.room)
     snap = await hall.load_snapshot(client.room)
     if room is not None:
@@ -128,22 +122,9 @@ async def _greet(hall: Hall, client: Client) -> None:
         hall.push(snap, only=client)
     client.send({"type": "chat_history", "messages": await chat.history(hall, client.room)})
     if client.seat is None:
-        await chat.watch(hall, client, +1)
+        await presence.follow(hall, client)
     else:
         await chat.tell_watchers(hall, client.room)
-
-
-async def _count_connection(hall: Hall, code: str, seat: int, player_id: str | None,
-                            delta: int) -> None:
-    async with hall.sessions() as session, session.begin():
-        await session.execute(update(Seat).where(
-            Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id,
-            Seat.connections + delta >= 0).values(
-                connections=Seat.connections + delta,
-                # the last connection closing starts the absence grace period (app.absence)
-                absent_since=case((Seat.connections + delta <= 0, utcnow()), else_=None)))
-        await hall.room_changed(code, session)
-    await hall.after_room_change(code)
 
 
 async def _serve(hall: Hall, client: Client) -> None:

@@ -1,0 +1,76 @@
+"""Who is connected: each socket counts once, on the seat it holds now or as a watcher.
+
+A socket's seat follows the seats table (`Client.rebind`), so its count must follow too: a
+player who leaves and joins again on the same socket, or takes a seat while watching, would
+otherwise show as disconnected while connected (issue 11, `connected` drift). Every change to
+one socket's count runs in order on its own task chain, and closing waits for the chain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING
+
+from sqlalchemy import case, update
+
+from app import chat
+from app.models import Seat, utcnow
+from app.sockets import Client
+
+if TYPE_CHECKING:
+    from app.hall import Hall
+
+
+async def count_connection(hall: Hall, code: str, seat: int, player_id: str | None,
+                           delta: int) -> None:
+    async with hall.sessions() as session, session.begin():
+        await session.execute(update(Seat).where(
+            Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id,
+            Seat.connections + delta >= 0).values(
+                connections=Seat.connections + delta,
+                # the last connection closing starts the absence grace period (app.absence)
+                absent_since=case((Seat.connections + delta <= 0, utcnow()), else_=None)))
+        await hall.room_changed(code, session)
+    await hall.after_room_change(code)
+
+
+async def _count(hall: Hall, client: Client, seat: int | None, delta: int) -> None:
+    if seat is not None:
+        await count_connection(hall, client.room, seat, client.player_id, delta)
+    else:
+        await chat.watch(hall, client, delta)
+
+
+async def _sync(hall: Hall, client: Client) -> None:
+    """Move this socket's count to the seat it holds now (None: the watchers)."""
+    target = client.seat
+    if client.closed or (client.counted and client.counted_seat == target):
+        return
+    if client.counted:
+        await _count(hall, client, client.counted_seat, -1)
+    client.counted, client.counted_seat = True, target
+    await _count(hall, client, target, +1)
+
+
+def follow(hall: Hall, client: Client) -> asyncio.Task[None]:
+    """Queue a sync after any still running for this socket; returns the queued task."""
+    previous = client.recount
+
+    async def run() -> None:
+        if previous is not None:
+            with contextlib.suppress(Exception):
+                await previous
+        await _sync(hall, client)
+
+    client.recount = asyncio.get_running_loop().create_task(run())
+    return client.recount
+
+
+async def release(hall: Hall, client: Client) -> None:
+    """The socket closed: wait for its queued syncs, then take back what it counts."""
+    if client.recount is not None:
+        with contextlib.suppress(Exception):
+            await client.recount
+    if client.counted:
+        await _count(hall, client, client.counted_seat, -1)
