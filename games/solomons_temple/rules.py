@@ -101,6 +101,7 @@ class SolomonsTemple:
             "discarded": 0,
             "peace": False,
             "offering": None,
+            "resume": None,
             "die": None,
             "listened": False,
             "turn_limit": limit,
@@ -346,7 +347,7 @@ def _draw(state: State, seat: int, n: int, rng: Random) -> None:
 def _use(state: State, seat: int, card: str) -> None:
     state["hand"][seat].remove(card)
     state["discard"][seat].append(card)
-    if card in GOOD:
+    if card in GOOD and seat == state["turn"]:
         state["good_played"] = True
 
 
@@ -363,7 +364,7 @@ def _offering_spoiled(state: State, seat: int) -> bool:
 
 
 def _legal_main(state: State, seat: int) -> list[Move]:
-    p, opp = state["play"][seat], state["play"][1 - seat]
+    p = state["play"][seat]
     hand = _distinct(state["hand"][seat])
     moves: list[Move] = [{"type": "to_military"}]
     good_ok = not _fasting(state, seat)
@@ -388,7 +389,7 @@ def _legal_main(state: State, seat: int) -> list[Move]:
         elif card == "Levite" and len(state["structures"][seat]) < 5:
             for found in _distinct([c for c in state["deck"][seat] if c in STRUCTURES]):
                 moves.append({"type": "levite", "card": found})
-        elif card in EVIL_INSTANTS and _evil_target(opp, card):
+        elif card in EVIL_INSTANTS and _evil_target(state, 1 - seat, card):
             moves.append({"type": "evil", "card": card})
     if good_ok and p["david"]:
         moves += [m for m in _pieces(state, seat, "build_now") if m["card"] == "Guarded Gate"]
@@ -400,7 +401,12 @@ def _legal_main(state: State, seat: int) -> list[Move]:
     return moves
 
 
-def _evil_target(opp: dict[str, Any], card: str) -> bool:
+def _evil_target(state: State, target: int, card: str) -> bool:
+    """Whether an evil instant has something to hit on `target`'s side. After a Grain Offering
+    evil instants against its maker have no effect that turn (book), so they are not offered."""
+    opp = state["play"][target]
+    if state["grain"] and target == state["turn"]:
+        return False
     if card in ("Evil Priest", "Unclean"):
         return bool(opp["priest"]) and not (card == "Unclean" and opp["unclean"])
     if card == "Broken Altar":
@@ -423,6 +429,8 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
             state["discard"][1 - seat].append("Evil Priest")
     elif card == "Altar":
         p["altar"] = True
+    if card in ("Priest", "Altar") and _can_offer(state, seat) and not state["grain"]:
+        _open_instant(state, "main")
     elif card in PROPHETS:
         p["prophet"] = card
     elif card == "King David":
@@ -723,7 +731,7 @@ def _legal_defend(state: State, seat: int) -> list[Move]:
         moves.append({"type": "israelite"})
         if count >= 2:
             moves.append({"type": "israelite2"})
-    return moves
+    return moves + _instants(state, seat)
 
 
 def _apply_israelite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -775,12 +783,27 @@ def _legal_sin(state: State, seat: int) -> list[Move]:
     hand = _distinct(state["hand"][seat])
     moves: list[Move] = [{"type": "pass"}]
     moves += [{"type": "sin", "card": c} for c in hand if c in SINS]
-    moves += [
+    return moves + _instants(state, seat)
+
+
+def _instants(state: State, seat: int) -> list[Move]:
+    """The instants the seat not on turn may play in any of its windows: evil instants with a
+    target on the player on turn."""
+    return [
         {"type": "evil", "card": c}
-        for c in hand
-        if c in EVIL_INSTANTS and _evil_target(state["play"][1 - seat], c)
+        for c in _distinct(state["hand"][seat])
+        if c in EVIL_INSTANTS and _evil_target(state, 1 - seat, c)
     ]
-    return moves
+
+
+def _open_instant(state: State, resume: str) -> None:
+    """Give the seat not on turn a window for its instants; `pass` goes back to `resume`. It opens
+    on public facts only, whether or not that seat holds an instant."""
+    state["step"], state["actor"], state["resume"] = "instant", 1 - state["turn"], resume
+
+
+def _legal_instant(state: State, seat: int) -> list[Move]:
+    return [{"type": "pass"}, *_instants(state, seat)]
 
 
 def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -794,6 +817,8 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         return _offering_stands(state, rng)
     elif step == "defend":
         _to_build(state)
+    elif step == "instant":
+        state["step"], state["actor"], state["resume"] = state["resume"], state["turn"], None
     else:  # peace_take with nothing to exchange
         state["step"] = "main"
     return []
@@ -848,7 +873,7 @@ def _legal_blemish(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "pass"}]
     if "Blemished Animal" in state["hand"][seat]:
         moves.append({"type": "blemish"})
-    return moves
+    return moves + _instants(state, seat)
 
 
 def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -959,6 +984,8 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         state["play"][nxt]["fast"] = fast + 1
     if state["turn_no"] > 2:
         _draw(state, nxt, HAND - len(state["hand"][nxt]), rng)
+    if _can_offer(state, nxt):
+        _open_instant(state, "main")  # before any offering of this turn
     return events
 
 
@@ -987,6 +1014,7 @@ def _why_not(state: State, move: Any) -> str:
         "sin": "When a build is announced the opponent may play one Sin (or instants, or pass).",
         "answer": "A Sin is answered by a Burnt Offering on Priest and Altar, or the Scapegoat.",
         "blemish": "Only a Blemished Animal answers an animal offering (or pass).",
+        "instant": "Only instants may be played in the opponent's turn (or pass).",
         "place": "Place a piece whose Structure stands, or a Guarded Gate on an open gate.",
         "discard": "Phase IV: discard up to two cards, then end the turn.",
         "peace_take": "Peace Offering: take a good card from your draw pile.",
@@ -1001,6 +1029,7 @@ _LEGAL = {
     "defend": _legal_defend,
     "build": _legal_build,
     "sin": _legal_sin,
+    "instant": _legal_instant,
     "answer": _legal_answer,
     "blemish": _legal_blemish,
     "place": _legal_place,

@@ -1,5 +1,6 @@
 // Solomon's Temple: both boards (Temple, gates, armies), cards in play, your hand, and the
-// reaction windows (a Sin, an answer, a Blemished Animal, Israelite Armies) with a Pass button.
+// reaction windows (a Sin, an answer, a Blemished Animal, Israelite Armies, instants in the
+// opponent's turn) with a Pass button.
 import { h, replace } from "/static/ui.js";
 
 const STEP = {
@@ -8,9 +9,10 @@ const STEP = {
   answer: "A Sin was played: atone for it?", blemish: "An animal offering was made: blemish it?",
   place: "Phase III: place a piece", discard: "Phase IV: discard up to two",
   peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
+  instant: "Your opponent's turn: play an instant now?",
   over: "Game over",
 };
-const WINDOWS = new Set(["defend", "sin", "answer", "blemish"]);
+const WINDOWS = new Set(["defend", "sin", "answer", "blemish", "instant"]);
 const COMPASS = { n: "north", s: "south", e: "east", w: "west" };
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];

@@ -102,6 +102,8 @@ def test_priest_altar_kings_scapegoat_come_into_play() -> None:
     state = table(["Priest", "Altar", "King David", "King Solomon", "Scapegoat"])
     for card in ("Priest", "Altar", "King David", "King Solomon", "Scapegoat"):
         state = act(state, 0, {"type": "play", "card": card})
+        if card == "Altar":  # Priest and Altar stand: the opponent's instant window
+            state = act(state, 1, {"type": "pass"})
     p = state["play"][0]
     assert p["priest"] and p["altar"] and p["david"] and p["solomon"]
     assert p["scapegoat"] == "sideways"
@@ -167,6 +169,53 @@ def test_evil_priest_broken_altar_unclean() -> None:
     assert not state["play"][1]["altar"] and "Altar" in state["discard"][1]
     state = act(state, 0, {"type": "evil", "card": "Evil Priest"})
     assert state["play"][1]["evil_priest"] and not state["play"][1]["priest"]
+
+
+def test_instant_window_at_the_turn_start_of_a_player_who_can_offer() -> None:
+    state = table(step="discard")
+    state["hand"][1] = ["Unclean"]
+    state["play"][1].update(priest=True, altar=True)
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "end_turn"})
+    assert state["step"] == "instant" and state["turn"] == 1 and state["actor"] == 0
+    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "opens without an instant in hand"
+    state = act(state, 0, {"type": "pass"})
+    assert state["step"] == "main" and state["actor"] == 1
+    state["play"][0]["altar"] = False
+    state.update(step="discard", actor=1)
+    state = act(state, 1, {"type": "end_turn"})
+    assert state["step"] == "main" and state["actor"] == 0, "no offering possible: no window"
+
+
+def test_unclean_out_of_turn_stops_a_grain_offering() -> None:
+    state = table(["Grain Offering"], ["Unclean"], step="discard")
+    state.update(turn=1, actor=1)
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 1, {"type": "end_turn"})
+    state = act(state, 1, {"type": "evil", "card": "Unclean"})
+    assert state["step"] == "instant", "the window stays open until a pass"
+    state = act(state, 1, {"type": "pass"})
+    assert {"type": "offer", "card": "Grain Offering"} not in GAME.legal_moves(state, 0)
+
+
+def test_laying_a_priest_opens_the_instant_window() -> None:
+    state = table(["Priest", "Grain Offering"], ["Evil Priest"])
+    state["play"][0]["altar"] = True
+    state = act(state, 0, {"type": "play", "card": "Priest"})
+    assert state["step"] == "instant" and state["actor"] == 1
+    state = act(state, 1, {"type": "evil", "card": "Evil Priest"})
+    state = act(state, 1, {"type": "pass"})
+    assert state["play"][0]["evil_priest"] and "offer" not in kinds(state, 0)
+
+
+def test_evil_instants_after_a_grain_offering_are_not_offered() -> None:
+    state = table(["Grain Offering", "Peace Offering"], ["Unclean", "Broken Altar"])
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
+    assert GAME.legal_moves(state, 1) == [{"type": "pass"}]
+    state["grain"] = False
+    assert {"type": "evil", "card": "Unclean"} in GAME.legal_moves(state, 1)
 
 
 def test_a_new_priest_sends_the_evil_priest_away() -> None:
