@@ -6,7 +6,9 @@ Move shapes (all small JSON dicts):
         + {"power": "hammer"}      a block of another size than the die shows
         + {"power": "mortar"}      a loose block: activates Mortar on that zone
         + {"power": "hammer+mortar"}   both: a loose block of another size
-    {"type": "takeback", "zone", "block"}     a building mistake: one block back to the supply
+    {"type": "exchange", "zone", "block"}     a building mistake: the block goes back to the
+                                            supply; the seat's next (and last) move this round
+                                            is a `place` in that zone of any supply block
     {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two
                                                    blocks (a completion: the seat's round ends)
     {"type": "chisel", "zone", "block"}     Hammer & Chisel on a placed block: it goes back to the
@@ -64,7 +66,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
         if card is not None and zone not in closed:
             moves += _placements(player, zone, card, allowed, closed)
     may_pass = not any(_uses_the_die(move) for move in moves)
-    moves += _takebacks(player, closed)
+    moves += swap_moves(state, seat, "exchange")
     moves += chisel_moves(state, seat)
     moves += bag_moves(state, seat)
     if may_pass:
@@ -97,12 +99,10 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         if card is None or zone in closed:
             return []
         return _placements(state["seats"][seat], zone, card, _die_sizes(state, seat), closed)
-    if kind == "takeback":
-        return _takebacks(state["seats"][seat], closed)
+    if kind in ("exchange", "chisel"):
+        return swap_moves(state, seat, kind)
     if kind == "bag":
         return bag_moves(state, seat)
-    if kind == "chisel":
-        return chisel_moves(state, seat)
     return [m for m in build_moves(state, seat) if m["type"] == "pass"]
 
 
@@ -205,19 +205,10 @@ def _sources(player: Player, target: int, sizes: set[int],
     return found
 
 
-def _takebacks(player: Player, closed: set[int]) -> list[Move]:
-    return [
-        {"type": "takeback", "zone": zone, "block": block["id"]}
-        for zone, blocks in enumerate(player["zones"])
-        if zone not in closed
-        for block in blocks
-        if intact_without(player, zone, block["id"])
-    ]
-
-
 def swap_moves(state: dict[str, Any], seat: int, kind: str) -> list[Move]:
-    """First step of a swap (`chisel`, or later `exchange`): a placed block that can leave its
-    construction because some supply block can take its place there (see `replacements`)."""
+    """First step of a swap, `chisel` (Hammer & Chisel) or `exchange` (a building mistake): a
+    placed block that can leave its construction because some supply block (for the chisel, of
+    another size) can take its place there (see `replacements`)."""
     player = state["seats"][seat]
     if kind == "chisel" and player["powers"].get("hammer") != "unused":
         return []
@@ -263,7 +254,8 @@ def replacements(player: Player, zone: int, card: int, rest: list[Block], sizes:
 
 def replacement_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Second step of a swap: the block that takes the removed one's place, from the supply
-    (for the Hammer & Chisel, of another size)."""
+    (for the Hammer & Chisel, of another size; for an exchange, any block but the same one
+    put back where it was)."""
     player = state["seats"][seat]
     swap = player["swap"]
     zone = swap["zone"]

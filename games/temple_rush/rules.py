@@ -11,7 +11,7 @@ State (plain JSON):
     round, roller              1-based round; the seat whose turn it is to roll
     quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
     dice                       this round's face per seat (0 = star, else the block size)
-    done                       per seat, this round's move type once it acted (place, takeback,
+    done                       per seat, this round's move type once it acted (place, exchange,
                                pass, bag, or "complete" after a completing chisel), else None
     holders                    card in each card holder (None: empty), one build zone each
     deck                       the face-down deck, top first (LIGHTNING = -1 is the lightning card)
@@ -78,7 +78,7 @@ from games.temple_rush.rounds import FACE_NAMES, next_round, settle
 
 FIELDS: dict[str, frozenset[str]] = {
     "place": frozenset({"zone", "size", "col", "row", "dir"}),
-    "takeback": frozenset({"zone", "block"}),
+    "exchange": frozenset({"zone", "block"}),
     "bag": frozenset({"zone", "seat", "from_zone"}),
     "chisel": frozenset({"zone", "block"}),
     "bonus": frozenset({"zone", "block"}),
@@ -311,13 +311,6 @@ def _place(state: State, seat: int, move: Move) -> list[Event]:
     return events + _check_complete(state, seat, zone)
 
 
-def _takeback(state: State, seat: int, move: Move) -> list[Event]:
-    player = state["seats"][seat]
-    give_back(player, [remove_from_zone(player, move["zone"], move["block"])["id"]])
-    state["done"][seat] = move["type"]
-    return [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
-
-
 def _bag(state: State, seat: int, move: Move) -> list[Event]:
     """Complete a zone with another player's top two blocks; they go home before next round.
 
@@ -341,14 +334,16 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
                   data={"seat": seat, **move})]
 
 
-def _chisel(state: State, seat: int, move: Move) -> list[Event]:
-    """Hammer & Chisel on a placed block, first step: the block goes back to the supply; the
-    seat's next move lays one of another size in that zone (a free action: the die still waits,
-    unless that block completes the temple)."""
+def _swap(state: State, seat: int, move: Move) -> list[Event]:
+    """First step of the Hammer & Chisel on a placed block, or of an exchange (a building
+    mistake): the block goes back to the supply, and the seat's next move lays its replacement
+    in that zone. The chisel is a free action (the die still waits, unless the new block
+    completes the temple); an exchange is the seat's turn (book: no block is drawn)."""
     player = state["seats"][seat]
     old = remove_from_zone(player, move["zone"], move["block"])
     give_back(player, [old["id"]])
-    player["powers"]["hammer"] = "used"
+    if move["type"] == "chisel":
+        player["powers"]["hammer"] = "used"
     player["swap"] = {"zone": move["zone"], "by": move["type"], "size": old["size"],
                       "col": old["col"], "row": old["row"], "dir": old["dir"]}
     return [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
@@ -359,6 +354,8 @@ def _replace(state: State, seat: int, move: Move) -> list[Event]:
     player, zone = state["seats"][seat], move["zone"]
     block_id = take(player, move["size"])
     player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
+    if player["swap"]["by"] == "exchange":
+        state["done"][seat] = "exchange"
     player["swap"] = None
     events = [Event(f"Seat {seat + 1} {describe_move(move)} in place of the block taken out.",
                     data={"seat": seat, **move})]
@@ -430,7 +427,7 @@ def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
     return [Event(f"Seat {seat + 1} withdraws from the lightning race.", data={"seat": seat})]
 
 
-_HANDLERS = {"place": _place, "takeback": _takeback, "bag": _bag, "chisel": _chisel,
+_HANDLERS = {"place": _place, "exchange": _swap, "bag": _bag, "chisel": _swap,
              "bonus": _bonus, "pass": _pass, "race": _race, "withdraw": _withdraw}
 
 
@@ -439,7 +436,7 @@ def _check_fields(move: Any) -> None:
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in FIELDS:
         raise IllegalMove("bad_move", "A Temple Rush move is a dict with a known 'type' "
-                          "(place, takeback, bag, chisel, bonus, pass, race or withdraw).")
+                          "(place, exchange, bag, chisel, bonus, pass, race or withdraw).")
     keys = set(move) - {"type"}
     required, optional = FIELDS[kind], OPTIONAL_FIELDS.get(kind, frozenset())
     if not required <= keys <= required | optional:
@@ -462,8 +459,9 @@ def _why_not(state: State, move: Move) -> str:
     if kind == "place":
         return ("That block cannot go there: take the die's block (or a power's), lie inside "
                 "the silhouette on free cells, and touch your blocks in that zone.")
-    if kind == "takeback":
-        return "You can take back only one of your placed blocks that leaves the rest in one piece."
+    if kind == "exchange":
+        return ("You can exchange one of your placed blocks (this uses your turn) only when a "
+                "block from your supply can take its place in that temple.")
     if kind == "bag":
         return "The Bag needs another player's top two blocks to complete a temple you started."
     if kind == "chisel":
@@ -492,8 +490,9 @@ def describe_move(move: Move) -> str:
         power = {"hammer": "Hammer & Chisel", "mortar": "Mortar",
                  "hammer+mortar": "Hammer & Chisel and the Mortar"}.get(move.get("power", ""))
         return text + (f" using the {power}" if power else "")
-    if kind == "takeback":
-        return f"took block {move.get('block')} back from zone {_nth(move.get('zone'))}"
+    if kind == "exchange":
+        return (f"took block {move.get('block')} out of zone {_nth(move.get('zone'))} to "
+                "exchange it for a block from the supply")
     if kind == "bag":
         return (f"used the Bag: the top two blocks of seat {_nth(move.get('seat'))}'s zone "
                 f"{_nth(move.get('from_zone'))} complete zone {_nth(move.get('zone'))}")

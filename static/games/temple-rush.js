@@ -24,7 +24,7 @@ const POWER_TIPS = {
 };
 const DIRS = { flat: "Flat", upright: "On end" };
 const SIZES = [1, 2, 3, 4];
-const ACTED = { place: "placed a block", takeback: "took a block back", bag: "completed a temple with the Bag",
+const ACTED = { place: "placed a block", exchange: "exchanged a block", bag: "completed a temple with the Bag",
   complete: "completed a temple", pass: "passed" };
 // A completed temple's seat first chooses its bonus block ("bonus" moves), then waits.
 
@@ -280,13 +280,13 @@ export default {
     // What may be placed in the current mode (plain, Hammer & Chisel, Mortar, or take back).
     const placing = moves.filter((m) => m.type === (lightning ? "race" : "place"));
     const modes = new Set(placing.map((m) => m.power || null));
-    const takebackMoves = moves.filter((m) => m.type === "takeback");
-    if (takebackMoves.length) modes.add("takeback");
+    const exchangeMoves = moves.filter((m) => m.type === "exchange");
+    if (exchangeMoves.length) modes.add("exchange");
     const chiselMoves = moves.filter((m) => m.type === "chisel");
     if (chiselMoves.length) modes.add("chisel");
     if (local.mode && !modes.has(local.mode)) local.mode = null;
     const mode = local.mode || null;
-    const blockModes = new Set(["takeback", "chisel"]);  // modes that act on a placed block
+    const blockModes = new Set(["exchange", "chisel"]);  // modes that act on a placed block
     const candidates = blockModes.has(mode) ? [] : placing.filter((m) => (m.power || null) === mode);
     const sizes = SIZES.filter((s) => candidates.some((m) => m.size === s));
     const dieFace = view.dice[me];
@@ -322,9 +322,10 @@ export default {
       return out;
     };
     const blockActionsFor = (zone) => {
-      if (mode === "takeback") {
-        return new Map(takebackMoves.filter((m) => m.zone === zone).map((m) => [m.block, {
-          kind: "takeback", mark: "↩", label: (text) => `Take back this ${text} (uses your turn)`, onclick: () => play(m) }]));
+      if (mode === "exchange") {
+        return new Map(exchangeMoves.filter((m) => m.zone === zone).map((m) => [m.block, {
+          kind: "exchange", mark: "↺", label: (text) => `Exchange this ${text} for a block from your supply (uses your turn)`,
+          onclick: () => play(m) }]));
       }
       if (mode === "chisel") {
         return new Map(chiselMoves.filter((m) => m.zone === zone).map((m) => [m.block, {
@@ -415,7 +416,7 @@ export default {
     }
     const swap = view.seats[me].swap;
     const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
-      : mode === "takeback" ? "Take back: press a block marked ↩ to return it to your supply (this uses your turn)."
+      : mode === "exchange" ? "Building mistake: press a block marked ↺ to take it out; then lay any block from your supply in that temple (this uses your turn)."
       : swap ? `Lay the block that replaces the 1x${swap.size} you took out of zone ${swap.zone + 1}`
         + (swap.by === "chisel" ? " (another size; then you still play your die)." : " (this uses your turn).")
       : mode === "chisel" ? "Hammer & Chisel: press a block marked ⚒ to take it out; then lay one of another size."
@@ -433,7 +434,7 @@ export default {
     if (modes.has("hammer")) modeButtons.push(toggle("hammer", "Use Hammer & Chisel (another size)"));
     if (modes.has("mortar")) modeButtons.push(toggle("mortar", "Use Mortar (a loose block)"));
     if (modes.has("hammer+mortar")) modeButtons.push(toggle("hammer+mortar", "Use Hammer & Chisel and Mortar (another size, loose)"));
-    if (modes.has("takeback")) modeButtons.push(toggle("takeback", "↩ Take a block back"));
+    if (modes.has("exchange")) modeButtons.push(toggle("exchange", "↺ Exchange a block (mistake)"));
     if (modes.has("chisel")) modeButtons.push(toggle("chisel", "⚒ Hammer & Chisel: swap a placed block"));
     const bags = moves.filter((m) => m.type === "bag");
     const pass = moves.find((m) => m.type === "pass");

@@ -60,7 +60,7 @@ def _block_mask(move: dict) -> int:
 
 def choose(state: dict, power: str | None = None) -> dict | None:
     """A sensible legal move: finish a temple, else the biggest block that keeps it buildable;
-    take back a block from a temple that can no longer be finished; else pass if the book allows
+    exchange a block of a temple that can no longer be finished; else pass if the book allows
     it, else any plain placement (the die's block must go down somewhere). With `power`,
     only such a placement using that power token, or None."""
     legal, view, seat = state["legal_moves"], state["view"], state["seat"]
@@ -93,7 +93,7 @@ def choose(state: dict, power: str | None = None) -> dict | None:
             continue
         filled = _mask(c for b in zone["blocks"] for c in b["cells"])
         if not tileable(SHAPE_MASKS[card["id"]] & ~filled, _counts(me["supply"])):
-            back = [m for m in legal if m["type"] == "takeback" and m["zone"] == zone["zone"]]
+            back = [m for m in legal if m["type"] == "exchange" and m["zone"] == zone["zone"]]
             if back:
                 return back[0]
     plain = (m for m in legal if m["type"] == "pass" or (
@@ -115,10 +115,10 @@ def _offered_anchors(client: Client) -> set[tuple[str, int, int]]:
 
 
 def check_offered(client: Client, legal: list[dict]) -> dict:
-    """The buttons on the page are exactly the kinds of legal moves: powers, take back, the Bag,
+    """The buttons on the page are exactly the kinds of legal moves: powers, exchange, the Bag,
     pass and withdraw."""
     modes = {m["power"] for m in legal if m.get("power")}
-    for kind in ("takeback", "chisel"):
+    for kind in ("exchange", "chisel"):
         if any(m["type"] == kind for m in legal):
             modes.add(kind)
     shown = client.page.evaluate(
@@ -154,12 +154,12 @@ def click_move(client: Client, move: dict, legal: list[dict]) -> None:
         assert shown == {m["block"] for m in legal if m["type"] == "bonus"}
         page.locator(f"[data-testid=tr-bonus][data-block='{move['block']}']").click(timeout=CLICK_MS)
         return
-    if kind == "takeback":
-        page.locator("[data-testid=tr-mode][data-mode=takeback]").click(timeout=CLICK_MS)
+    if kind == "exchange":
+        page.locator("[data-testid=tr-mode][data-mode=exchange]").click(timeout=CLICK_MS)
         shown = {(int(b.get_attribute("data-zone")), int(b.get_attribute("data-block")))
-                 for b in page.get_by_test_id("tr-takeback").all()}
-        assert shown == {(m["zone"], m["block"]) for m in legal if m["type"] == "takeback"}
-        page.locator(f"[data-testid=tr-takeback][data-zone='{move['zone']}'][data-block='{move['block']}']"
+                 for b in page.get_by_test_id("tr-exchange").all()}
+        assert shown == {(m["zone"], m["block"]) for m in legal if m["type"] == "exchange"}
+        page.locator(f"[data-testid=tr-exchange][data-zone='{move['zone']}'][data-block='{move['block']}']"
                      ).click(timeout=CLICK_MS)
         return
     if kind == "chisel":
@@ -222,10 +222,10 @@ def choose_chisel(state: dict) -> dict | None:
 
 
 def wished(state: dict, wishes: list[str]) -> dict | None:
-    """Once each, try the rarer moves: a power token, or taking a block back."""
+    """Once each, try the rarer moves: a power token, or exchanging a block."""
     for wish in wishes:
-        if wish == "takeback":
-            move = next((m for m in state["legal_moves"] if m["type"] == "takeback"), None)
+        if wish == "exchange":
+            move = next((m for m in state["legal_moves"] if m["type"] == "exchange"), None)
         elif wish == "bag":
             move = next((m for m in state["legal_moves"] if m["type"] == "bag"), None)
         elif wish == "chisel":
@@ -330,10 +330,11 @@ def test_two_friends_play_temple_rush_to_the_end(open_client) -> None:
                     "data-winner", winner)
 
     # About 100 clicks: ~30 s on an idle machine; the bound leaves room for a busy one.
-    kinds = play_until_over([ada, bo], on_step, limit_s=150, wishes=("chisel", "takeback", "bag"))
+    kinds = play_until_over([ada, bo], on_step, limit_s=150, wishes=("chisel", "exchange", "bag"))
     print("moves:", kinds)
     assert kinds.get("place", 0) >= 6, kinds
     assert kinds.get("chisel", 0) >= 1, f"no Hammer & Chisel swap was clicked: {kinds}"
+    assert kinds.get("exchange", 0) >= 1, f"no building mistake was exchanged: {kinds}"
     for client in (ada, bo):
         end = client.page.get_by_test_id("end-screen")
         expect(end).to_be_visible()
@@ -384,7 +385,7 @@ def test_solo_against_the_robot_on_a_phone(open_client) -> None:
             mover.page.get_by_test_id("tr-me").screenshot(
                 path=str(ARTIFACTS / "temple-rush-solo-my-side.png"))
 
-    kinds = play_until_over([me], on_step, wishes=("hammer", "mortar", "takeback"))
+    kinds = play_until_over([me], on_step, wishes=("hammer", "mortar", "exchange"))
     print("solo moves:", kinds)
     end = me.page.get_by_test_id("end-screen")
     expect(end).to_be_visible()

@@ -378,12 +378,36 @@ def test_the_bonus_block_is_the_players_choice():
     assert sorted(state["seats"][0]["supply"]) == [i for i in range(13) if i != 0]
 
 
-def test_a_building_mistake_is_corrected_by_taking_a_block_back():
-    state = build(table(), 0, 0, blk(4, 0, 0), blk(1, 4, 0))
-    move = {"type": "takeback", "zone": 0, "block": 10}
+def test_a_building_mistake_is_corrected_by_exchanging_one_block_for_one_from_the_supply():
+    """Book: "use their turn to correct the build by exchanging one incorrect building block
+    with one correct building block from the player's supply ... does not draw any additional
+    blocks in that round"."""
+    state = build(table(dice=(4, 4)), 0, 0, blk(2, 1, 0), blk(1, 2, 1))
+    state["seats"][0]["supply"].remove(12)  # two 1x4 left in the supply
+    move = {"type": "exchange", "zone": 0, "block": 3}
     assert move in GAME.legal_moves(state, 0)
     state = play(state, (0, move))
-    assert 10 in state["seats"][0]["supply"] and len(state["seats"][0]["zones"][0]) == 1
+    assert 3 in state["seats"][0]["supply"] and 0 in GAME.to_act(state)
+    after = GAME.legal_moves(state, 0)
+    assert {m["type"] for m in after} == {"place"} and {m["zone"] for m in after} == {0}
+    assert {m["size"] for m in after} == {1, 2, 3, 4}, "any block of the supply, not the die's"
+    assert not [m for m in after if (m["size"], m["col"], m["row"]) == (2, 1, 0)
+                and m["dir"] == "flat"], "putting the same block back is no exchange"
+    state = play(state, (0, place(0, 4, 0, 0)))
+    assert 0 not in GAME.to_act(state), "the exchange was the turn: no die block this round"
+    assert state["done"][0] == "exchange"
+    player = state["seats"][0]
+    assert sorted(b["size"] for b in player["zones"][0]) == [1, 4]
+    assert sorted(player["supply"]) == sorted(set(range(13)) - {0, 10, 12}), "one out, one in"
+
+
+def test_no_block_is_simply_taken_back():
+    state = build(table(), 0, 0, blk(4, 0, 0), blk(1, 4, 0))
+    kinds = {m["type"] for m in GAME.legal_moves(state, 0)}
+    assert "takeback" not in kinds and "exchange" in kinds
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, 0, {"type": "takeback", "zone": 0, "block": 10}, Random(0))
+    assert refused.value.code == "bad_move"
 
 
 def test_blocks_never_move_between_zones_otherwise():
@@ -868,23 +892,27 @@ def builder_game(players: int, options: TempleRushOptions, seed: int,
 
 
 def unstick(state: dict, seat: int, moves: list[dict]) -> dict | None:
-    """With no useful placement: take a block back from a temple the supply can no longer
-    finish (the book's correction of a building mistake), else pass if allowed, else take a
-    block back rather than spoil a temple."""
+    """With no useful placement: exchange a block of a temple the supply can no longer finish
+    for one after which it can (the book's correction of a building mistake), else pass if
+    allowed, else exchange a block rather than spoil a temple."""
     player = state["seats"][seat]
-    stuck = []
+    mends = []
     for move in moves:
-        if move["type"] == "takeback":
-            card = state["holders"][move["zone"]]
-            rest = SHAPE_MASKS[card] & ~zone_mask(player["zones"][move["zone"]])
-            if not tileable(rest, supply_counts(player["supply"])):
-                stuck.append(move)
-    if stuck:  # free the least advanced construction first
-        return min(stuck, key=lambda m: zone_mask(player["zones"][m["zone"]]).bit_count())
+        if move["type"] != "exchange":
+            continue
+        card = state["holders"][move["zone"]]
+        rest = SHAPE_MASKS[card] & ~zone_mask(player["zones"][move["zone"]])
+        if tileable(rest, supply_counts(player["supply"])):
+            continue
+        after, _ = GAME.apply(state, seat, move, Random(0))
+        if sensible(after, seat, GAME.legal_moves(after, seat), Random(0)) is not None:
+            mends.append(move)
+    if mends:  # mend the least advanced construction first
+        return min(mends, key=lambda m: zone_mask(player["zones"][m["zone"]]).bit_count())
     if PASS in moves:
         return PASS
     # The die's block would spoil every temple: correct a construction instead of placing it.
-    return next((m for m in moves if m["type"] == "takeback"), None)
+    return next((m for m in moves if m["type"] == "exchange"), None)
 
 
 def sensible(state: dict, seat: int, moves: list[dict], chooser: Random) -> dict | None:
@@ -933,14 +961,14 @@ def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
 
 
 GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of the final view)
-    (1, False, 7): (31, [16.0],
-                    "40e231baba77129d08fc5fa78b99e4b61bf3e0d990b24a307041d0c7ab6a608d"),
-    (2, False, 7): (118, [30.0, 35.0],
-                    "089f874bfc17bf3f0da7882cc1095eb8c465e600b54277980a074deaaae020ae"),
-    (3, True, 7): (165, [26.0, 27.0, 29.0],
-                   "74cc73608ba6d1b0f6a34e3b7536aef428ae0ebe8956e403fa3d2c652fcace2d"),
-    (4, False, 7): (183, [18.0, 26.0, 33.0, 13.0],
-                    "d40a212266f99d03d19db82760c70028e8558e99cbf388e4064a502170c684da"),
+    (1, False, 7): (38, [22.0],
+                    "8df60160ee439712d2862380373f3f701b158257bc301f329ab49f07b134175e"),
+    (2, False, 7): (140, [37.0, 27.0],
+                    "f22dd31aabc58d7d6483fc0bd34ceea11b22f06dae744f36a6d88e537765e287"),
+    (3, True, 7): (148, [28.0, 19.0, 30.0],
+                   "fe7f5d95ddb86f4d5de4f5edc50b9659dcdc3cf33cf1b63c7efb4bdee9c7c5ca"),
+    (4, False, 7): (173, [17.0, 20.0, 23.0, 23.0],
+                    "df380bd8ee0bf97bbecb24d2b9e03fc12da788e746813fcd7483697acd06d426"),
 }
 
 
