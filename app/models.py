@@ -10,6 +10,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -86,6 +87,8 @@ class Room(Base):
 
 class Seat(Base):
     __tablename__ = "seats"
+    # One seat per player per room (NULLs, the empty and bot seats, are all distinct).
+    __table_args__ = (Index("uq_seats_room_player", "room_code", "player_id", unique=True),)
 
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
                                            primary_key=True)

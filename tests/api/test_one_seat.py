@@ -1,0 +1,63 @@
+"""Issue 11: the database holds a player to one seat per room, and the migration that says so
+gives up the extra seats older data may hold."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from alembic import command
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.db import make_engine, make_sessionmaker
+from app.migrate import alembic_config
+from app.models import Player, Room, Seat
+from tests.server import database
+
+
+async def _double_seats(url: str) -> None:
+    """Player p holds seats 0 and 1 of a lobby room and of a game in progress."""
+    engine = make_engine(url)
+    async with make_sessionmaker(engine)() as session, session.begin():
+        session.add(Player(id="p", name="P", token_hash="h"))
+        await session.flush()
+        for code, status in (("aaa-aaa-aaa", "lobby"), ("bbb-bbb-bbb", "active")):
+            session.add(Room(code=code, game="gem-pyramid", options={}, status=status,
+                             host_id="p", private=True, seed="s", version=0))
+            await session.flush()
+            session.add_all(Seat(room_code=code, seat=n, player_id="p", connections=1)
+                            for n in (0, 1))
+    await engine.dispose()
+
+
+async def _seats(url: str) -> dict[tuple[str, int], tuple[str | None, str | None]]:
+    engine = make_engine(url)
+    async with make_sessionmaker(engine)() as session:
+        rows = await session.scalars(select(Seat))
+        found = {(s.room_code, s.seat): (s.player_id, s.bot) for s in rows}
+    await engine.dispose()
+    return found
+
+
+async def _seat_twice(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        async with make_sessionmaker(engine)() as session, session.begin():
+            session.add(Seat(room_code="aaa-aaa-aaa", seat=2, player_id="p", connections=0))
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_one_seat_per_player_per_room(kind: str) -> None:
+    with database(kind) as url:
+        config = alembic_config(url)
+        command.upgrade(config, "0008")
+        asyncio.run(_double_seats(url))
+        command.upgrade(config, "head")
+        assert asyncio.run(_seats(url)) == {
+            ("aaa-aaa-aaa", 0): ("p", None), ("aaa-aaa-aaa", 1): (None, None),
+            ("bbb-bbb-bbb", 0): ("p", None), ("bbb-bbb-bbb", 1): (None, "random")}
+        with pytest.raises(IntegrityError):
+            asyncio.run(_seat_twice(url))
