@@ -14,6 +14,7 @@ from app.bots import BotDriver
 from app.clocks import TurnClocks
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
+from app.expiry import RoomSweeper
 from app.hub import make_hub
 from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
@@ -38,6 +39,7 @@ class Hall:
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
         self.clocks = TurnClocks(self)
         self.quotas = Quotas(settings)
+        self.sweeper = RoomSweeper(self)
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self._background: set[asyncio.Task[None]] = set()
@@ -46,8 +48,10 @@ class Hall:
         await self.hub.start(self.on_notify)
         await self._wake_waiting_bots()
         self.clocks.start()
+        self.sweeper.start()
 
     async def stop(self) -> None:
+        await self.sweeper.stop()
         await self.clocks.stop()
         await self.bots.stop()
         await self.hub.stop()
