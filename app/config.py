@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     sockets_per_anonymous_address: int = 64
     sockets_per_room: int = 256
     # A websocket that sends nothing (not even a ping) for this long is closed (0: never).
-    ws_idle_seconds: float = 60.0
+    ws_idle_seconds: float = 120.0
     # Request headers must be complete this long after their first byte (app.deadlines).
     header_timeout_seconds: float = 10.0
     # A player token not renewed for this long stops working (0: tokens never expire).
