@@ -26,11 +26,11 @@ class Settings(BaseSettings):
     rate_burst: int = 40
     max_body_bytes: int = 65_536
     # Abuse limits, per minute (0: off). Generous: a load test from one address stays under.
-    players_per_minute_per_address: int = 6_000
+    players_per_minute_per_address: int = 12_000
     rooms_per_minute_per_player: int = 60
-    rooms_per_minute_per_address: int = 3_000
+    rooms_per_minute_per_address: int = 6_000
     joins_per_minute_per_player: int = 120
-    joins_per_minute_per_address: int = 6_000
+    joins_per_minute_per_address: int = 12_000
     failures_per_minute_per_address: int = 120  # unknown room codes and wrong admin tokens
     # Open websockets per process (0: no cap); sockets without a token count by address.
     sockets_per_player: int = 16
