@@ -391,10 +391,7 @@ def _legal_main(state: State, seat: int) -> list[Move]:
                 moves.append({"type": "levite", "card": found})
         elif card in EVIL_INSTANTS and _evil_target(state, 1 - seat, card):
             moves.append({"type": "evil", "card": card})
-    if good_ok and p["david"]:
-        moves += [m for m in _pieces(state, seat, "build_now") if m["card"] == "Guarded Gate"]
-    if good_ok and p["solomon"]:
-        moves += [m for m in _pieces(state, seat, "build_now") if m["card"] in STRUCTURES]
+    moves += _kings_builds(state, seat)
     if p["fast"] == 3:
         for card in _distinct([c for c in state["discard"][seat] if c in GOOD]):
             moves.append({"type": "fast_take", "card": card})
@@ -634,6 +631,8 @@ def _through(here: tuple[int, int], g: int) -> tuple[int, int] | None:
 def _apply_army(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     _use(state, seat, "Babylonian Army")
     state["armies"][1 - seat].append(list(ENTRY))
+    if _gate_threat(state):
+        _open_instant(state, "military")
     return []
 
 
@@ -660,6 +659,8 @@ def _apply_destroy(state: State, seat: int, move: Move, rng: Random) -> list[Eve
     if move["target"] != "temple":
         state["guarded"][target][move["target"]] = False
         state["discard"][target].append("Guarded Gate")
+        if _gate_threat(state):
+            _open_instant(state, "military")
         return [Event(f"Gate {move['target'] + 1} of Seat {target + 1} is open again.")]
     lost = state["furnishings"][target][-2:]
     state["furnishings"][target] = state["furnishings"][target][:-2]
@@ -788,12 +789,39 @@ def _legal_sin(state: State, seat: int) -> list[Move]:
 
 def _instants(state: State, seat: int) -> list[Move]:
     """The instants the seat not on turn may play in any of its windows: evil instants with a
-    target on the player on turn."""
-    return [
+    target on the player on turn, Guarded Gates under King David, Structures under King Solomon
+    (those two are good cards: not while fasting)."""
+    moves: list[Move] = [
         {"type": "evil", "card": c}
         for c in _distinct(state["hand"][seat])
         if c in EVIL_INSTANTS and _evil_target(state, 1 - seat, c)
     ]
+    return moves + _kings_builds(state, seat)
+
+
+def _kings_builds(state: State, seat: int) -> list[Move]:
+    """Pieces the Kings let `seat` build as instants: no Sin stops them, no limit applies."""
+    p = state["play"][seat]
+    if _fasting(state, seat) or not (p["david"] or p["solomon"]):
+        return []
+    allowed = STRUCTURES if p["solomon"] else ()
+    gates = ("Guarded Gate",) if p["david"] else ()
+    return [m for m in _pieces(state, seat, "build_now") if m["card"] in (*allowed, *gates)]
+
+
+def _gate_threat(state: State) -> bool:
+    """King David's defender could still shut a gate in an army's face this Military Phase: an
+    open, empty gate with an army next to it that has not moved yet. Public facts only."""
+    target = 1 - state["turn"]
+    if not state["play"][target]["david"] or _fasting(state, target):
+        return False
+    for g, col in enumerate(GATES):
+        if state["guarded"][target][g] or _army_at(state, target, (1, col)):
+            continue
+        for i, cell in enumerate(state["armies"][target]):
+            if i not in state["moved"] and tuple(cell) in ((0, col), (2, col)):
+                return True
+    return False
 
 
 def _open_instant(state: State, resume: str) -> None:

@@ -25,6 +25,7 @@ PHONE_WIDTH = 390
 MAX_STEPS = 400
 TIME_BUDGET_S = 150
 SETTLED = "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size"
+CAUGHT_UP = "v => window.ziggurat.state.version >= v"  # the next mover may be the other page
 
 
 def move_key(move: dict) -> str:
@@ -104,6 +105,7 @@ def test_two_friends_play_solomons_temple_to_the_end(open_client, server) -> Non
         version = mine["version"]
         mover.page.locator(f'[data-key="{move_key(move)}"]').first.click()
         mover.page.wait_for_function(SETTLED, arg=version)
+        other.page.wait_for_function(CAUGHT_UP, arg=mover.state()["version"])
         steps += 1
         if steps == 30:
             width = guest.page.evaluate("document.documentElement.scrollWidth")

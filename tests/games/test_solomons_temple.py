@@ -237,6 +237,48 @@ def test_king_solomon_and_david_build_at_once_outside_the_limit() -> None:
     assert state["built"] == 0
 
 
+def test_king_david_shuts_a_gate_in_the_face_of_a_new_army() -> None:
+    state = table(["Babylonian Army"], ["Guarded Gate"], step="military")
+    plain = act(state, 0, {"type": "army"})
+    assert plain["step"] == "military", "no King David: no window"
+    state["play"][1]["david"] = True
+    state = act(state, 0, {"type": "army"})
+    assert state["step"] == "instant" and state["actor"] == 1
+    gate = {"type": "build_now", "card": "Guarded Gate", "gate": 1}
+    state = act(state, 1, gate)
+    assert state["guarded"][1] == [False, True, False] and not state["good_played"]
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "military" and state["actor"] == 0
+    assert "move" in kinds(state, 0) and {"type": "move", "army": 0, "dir": "s"} not in (
+        GAME.legal_moves(state, 0)
+    ), "the gate now bars the way"
+
+
+def test_the_david_window_opens_without_a_gate_in_hand_but_not_while_fasting() -> None:
+    state = table(["Babylonian Army"], ["Doubt"], step="military")
+    state["play"][1].update(david=True)
+    after = act(state, 0, {"type": "army"})
+    assert after["step"] == "instant" and GAME.legal_moves(after, 1) == [{"type": "pass"}]
+    state["play"][1]["fast"] = 2
+    assert act(state, 0, {"type": "army"})["step"] == "military"
+
+
+def test_king_solomon_and_david_build_in_the_opponents_windows() -> None:
+    state = table([], ["Porch", "Guarded Gate"], step="defend")
+    state["actor"] = 1
+    state["armies"][1] = [[1, 0]]
+    assert "build_now" not in kinds(state, 1)
+    state["play"][1].update(solomon=True, david=True)
+    builds = [m for m in GAME.legal_moves(state, 1) if m["type"] == "build_now"]
+    assert builds == [
+        {"type": "build_now", "card": "Guarded Gate", "gate": 1},
+        {"type": "build_now", "card": "Guarded Gate", "gate": 2},
+        {"type": "build_now", "card": "Porch"},
+    ], "not on gate 1: an army stands there"
+    state = act(state, 1, {"type": "build_now", "card": "Porch"})
+    assert state["structures"][1] == ["Porch"] and state["step"] == "defend"
+
+
 def test_filling_wins_only_with_a_complete_temple() -> None:
     state = table(["Filling of the Holy of Holies"])
     assert "play" not in kinds(state, 0)
