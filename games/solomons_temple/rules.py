@@ -3,7 +3,9 @@
 One turn runs Phase I (draw, play cards), II (attack the opponent's board; the opponent then may
 answer with Israelite Armies), III (announce a build, the opponent may sin, you may atone, you
 build), IV (discard up to two). Reaction windows are steps whose `to_act` is the reacting seat and
-that are opened whether or not the seat holds an answering card, so nothing leaks.
+that are opened on public facts only, whether or not the seat holds an answering card, so nothing
+leaks. Besides the book's windows (Sin, atonement, Blemished Animal, Israelite Army) the `instant`
+window lets the seat not on turn play its instants where one could change something.
 """
 
 from __future__ import annotations
