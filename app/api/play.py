@@ -132,7 +132,8 @@ async def _serve(hall: Hall, client: Client) -> None:
     idle = hall.settings.ws_idle_seconds or None
     while True:
         try:
-            raw = await asyncio.wait_for(client.ws.receive(), idle)
+            async with asyncio.timeout(idle):  # no task per frame, unlike wait_for
+                raw = await client.ws.receive()
         except TimeoutError:  # slowloris: a silent socket holds memory and a connection slot
             if client.closed:
                 return  # closed a window ago and the peer never answered the close
