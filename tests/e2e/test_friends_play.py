@@ -12,6 +12,8 @@ pytestmark = pytest.mark.e2e
 
 def test_three_friends_play_a_whole_game_of_lucent(open_client) -> None:
     host, bea, cyd, watcher = (open_client(n) for n in ("host", "bea", "cyd", "watcher"))
+    socket_urls: list[str] = []
+    bea.page.on("websocket", lambda ws: socket_urls.append(ws.url))
 
     host.choose_name("Ada")
     host.shot("lobby")
@@ -32,6 +34,9 @@ def test_three_friends_play_a_whole_game_of_lucent(open_client) -> None:
     expect(watcher.page.get_by_test_id("waiting-room")).to_contain_text("Every seat is taken")
     expect(watcher.page.get_by_role("button", name="Take a seat")).to_have_count(0)
     expect(bea.page.get_by_test_id("start")).to_have_count(0)  # only the host starts
+
+    # Bea's token travels as a websocket subprotocol, never in a URL that logs would keep.
+    assert socket_urls and not any("token" in url for url in socket_urls), socket_urls
 
     host.page.get_by_test_id("start").click()
     for client in (host, bea, cyd, watcher):
