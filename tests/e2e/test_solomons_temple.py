@@ -23,7 +23,6 @@ SEED = "solomon-e2e-15"  # found by replaying `choose` over seeds: a Burnt Offer
 TURN_LIMIT = 24
 PHONE_WIDTH = 390
 MAX_STEPS = 400
-TIME_BUDGET_S = 150
 SETTLED = "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size"
 CAUGHT_UP = "v => window.ziggurat.state.version >= v"  # the next mover may be the other page
 
@@ -78,7 +77,6 @@ def test_two_friends_play_solomons_temple_to_the_end(open_client, server) -> Non
 
     steps, windows, watched = 0, 0, False
     while True:
-        assert time.monotonic() - started < TIME_BUDGET_S, f"too slow: {steps} steps"
         assert steps < MAX_STEPS
         state = host.state()
         if state["status"] == "finished":

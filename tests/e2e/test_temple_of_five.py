@@ -8,7 +8,6 @@ a blessing card and confirm, place a bonus piece, end the turn.
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -16,7 +15,6 @@ from playwright.sync_api import expect
 from tests.e2e.pages import ARTIFACTS, Client
 
 pytestmark = pytest.mark.e2e
-TIME_BUDGET_S = 240
 MAX_STEPS = 400
 PHONE_WIDTH = 390
 SETTLED = "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size"
@@ -84,7 +82,6 @@ def spectator_sees_no_hidden_tile(open_client, link: str) -> None:
 
 
 def test_two_friends_play_a_whole_game_of_temple_of_five(open_client) -> None:
-    started = time.monotonic()
     host = open_client("host")
     guest = open_client("guest", phone=True)
     host.choose_name("Ada")
@@ -105,7 +102,6 @@ def test_two_friends_play_a_whole_game_of_temple_of_five(open_client) -> None:
     kinds: set[str] = set()
     steps = 0
     while True:
-        assert time.monotonic() - started < TIME_BUDGET_S, f"too slow: {steps} steps"
         assert steps < MAX_STEPS, "the game does not end"
         state = host.state()
         if state["status"] == "finished":
