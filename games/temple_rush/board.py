@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.temple_rush.data import BLOCK_SIZES, SHAPE_MASKS
-from games.temple_rush.geometry import block_mask, cells_of, components, connected
+from games.temple_rush.data import BLOCK_SIZES
+from games.temple_rush.geometry import block_mask, cells_of, connected
 
 Block = dict[str, Any]
 Player = dict[str, Any]
@@ -87,37 +87,34 @@ def bank_completed(player: Player, zone: int, block_id: int | None) -> int | Non
         size = remove_from_zone(player, zone, block_id)["size"]
         player["bonus"] = sorted([*player["bonus"], block_id])
     clear_zone(player, zone)
+    return_held(player, zone)
     if player["mortar_zone"] == zone:
         player["mortar_zone"] = None
         player["powers"]["mortar"] = "used"
     return size
 
 
-def rebuild(player: Player, zone: int, card: int | None) -> int:
-    """Fit a construction to the card that replaced its temple; returns blocks sent back.
+def hold(player: Player, zone: int) -> None:
+    """Another player won the card this construction was for: its blocks come off the board and
+    are held, to be rebuilt into the new card's temple (or returned) by the player's own moves."""
+    held = player.setdefault("held", [[] for _ in player["zones"]])
+    held[zone] = sorted(held[zone] + [b["id"] for b in player["zones"][zone]])
+    player["zones"][zone] = []
 
-    Blocks that lie inside the new silhouette stay where they are; without Mortar only the
-    largest connected piece of them stays. A figure that would already be the whole new temple
-    gives back its last block, since completions happen by placing a block.
-    """
-    blocks = player["zones"][zone]
-    if card is None:
-        clear_zone(player, zone)
-        return len(blocks)
-    shape = SHAPE_MASKS[card]
-    inside = [b for b in blocks if mask(b) & ~shape == 0]
-    if player["mortar_zone"] != zone and inside:
-        piece = max(components(zone_mask(inside)), key=lambda m: m.bit_count())
-        inside = [b for b in inside if mask(b) & piece]
-    if inside and zone_mask(inside) == shape:
-        inside = inside[:-1]
-    kept = {b["id"] for b in inside}
-    give_back(player, [b["id"] for b in blocks if b["id"] not in kept])
-    player["zones"][zone] = inside
-    return len(blocks) - len(inside)
+
+def return_held(player: Player, zone: int) -> int:
+    """Held blocks of a zone go back to the supply; returns how many."""
+    held = player.get("held") or []
+    if zone >= len(held) or not held[zone]:
+        return 0
+    count = len(held[zone])
+    give_back(player, held[zone])
+    held[zone] = []
+    return count
 
 
 def all_block_ids(player: Player) -> list[int]:
     """Every block id the player holds anywhere except a lightning build (for checks)."""
     zoned = [b["id"] for blocks in player["zones"] for b in blocks]
-    return sorted(player["supply"] + player["bonus"] + zoned)
+    held = [i for ids in player.get("held") or [] for i in ids]
+    return sorted(player["supply"] + player["bonus"] + zoned + held)

@@ -74,21 +74,6 @@ def connected(mask: int) -> bool:
         seen = grown
 
 
-def components(mask: int) -> list[int]:
-    """The edge-connected pieces of `mask`, in order of their lowest cell."""
-    parts = []
-    while mask:
-        seen = mask & -mask
-        while True:
-            grown = (seen | neighbours(seen)) & mask
-            if grown == seen:
-                break
-            seen = grown
-        parts.append(seen)
-        mask &= ~seen
-    return parts
-
-
 @dataclass(frozen=True, slots=True)
 class Placement:
     """One way to put one block inside a silhouette."""

@@ -17,6 +17,9 @@ Move shapes (all small JSON dicts):
                                             free action, unless that block completes the temple)
     {"type": "bonus", "zone", "block"}      after completing a temple: the block (one per size
                                             the bonus area lacks) that goes to the bonus area
+    {"type": "rebuild", "zone", "size", "col", "row", "dir"}   one held block into the new
+                                            temple after another player won the old card
+    {"type": "return", "zone"}              the remaining held blocks back to the supply
     {"type": "pass"}                        only when the die's block cannot go anywhere
     {"type": "race", "size", "col", "row", "dir"}   one block of the lightning build
     {"type": "withdraw"}                             leave the lightning race
@@ -59,6 +62,9 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
     player = state["seats"][seat]
     if player.get("swap"):
         return replacement_moves(state, seat)
+    relaying = relay_moves(state, seat)
+    if relaying:
+        return relaying
     closed = closed_zones(state, seat)
     allowed = _die_sizes(state, seat)
     moves: list[Move] = []
@@ -92,6 +98,9 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
         return choosing
     if state["seats"][seat].get("swap"):
         return replacement_moves(state, seat) if kind == "place" else []
+    relaying = relay_moves(state, seat)
+    if relaying or kind in ("rebuild", "return"):
+        return relaying
     closed = closed_zones(state, seat)
     if kind == "place":
         zone = move["zone"]
@@ -104,6 +113,32 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
     if kind == "bag":
         return bag_moves(state, seat)
     return [m for m in build_moves(state, seat) if m["type"] == "pass"]
+
+
+def relay_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Rebuilding after another player won the card a construction was for: one held block at a
+    time into the new temple (`rebuild`), or the rest back to the supply (`return`). Offered
+    before anything else, for the first zone with held blocks that is open."""
+    player = state["seats"][seat]
+    closed = closed_zones(state, seat)
+    for zone, held in enumerate(player.get("held") or []):
+        card = state["holders"][zone]
+        if held and card is not None and zone not in closed:
+            spots = relay_spots(player, zone, card)
+            return [*({"type": "rebuild", "zone": zone, **spot.as_move()} for spot in spots),
+                    {"type": "return", "zone": zone}]
+    return []
+
+
+def relay_spots(player: Player, zone: int, card: int) -> Iterator[Placement]:
+    """Where a held block may go in the new temple: inside it on free cells, connected to the
+    blocks rebuilt so far (any spot for the first one; Mortar excuses)."""
+    sizes = {BLOCK_SIZES[i] for i in player["held"][zone]}
+    filled = zone_mask(player["zones"][zone])
+    loose_ok = player["mortar_zone"] == zone or not filled
+    for spot in SHAPE_PLACEMENTS[card]:
+        if spot.size in sizes and not spot.mask & filled and (loose_ok or spot.around & filled):
+            yield spot
 
 
 def bonus_choices(player: Player, zone: int) -> list[Block]:
@@ -323,8 +358,10 @@ def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
 
 
 def race_counts(player: Player) -> tuple[int, int, int, int]:
-    """Blocks a player may race with: the supply plus those borrowable from constructions."""
-    ids = player["supply"] + [b["id"] for blocks in player["zones"] for b in blocks]
+    """Blocks a player may race with: the supply plus those borrowable from constructions
+    (and from blocks held for rebuilding)."""
+    held = [i for ids in player.get("held") or [] for i in ids]
+    ids = player["supply"] + [b["id"] for blocks in player["zones"] for b in blocks] + held
     return supply_counts(ids)
 
 

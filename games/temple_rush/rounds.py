@@ -8,10 +8,18 @@ from random import Random
 from typing import Any
 
 from games.protocol import Event, State
-from games.temple_rush.board import bank_completed, give_back, new_block, rebuild, zone_mask
+from games.temple_rush.board import (
+    bank_completed,
+    clear_zone,
+    give_back,
+    hold,
+    new_block,
+    return_held,
+    zone_mask,
+)
 from games.temple_rush.data import DIE_FACES, LIGHTNING, SHAPE_MASKS, STAR, card_view, value
 from games.temple_rush.geometry import tileable
-from games.temple_rush.moves import race_counts
+from games.temple_rush.moves import race_counts, relay_spots
 from games.temple_rush.robot import robot_done, robot_turn
 
 FACE_NAMES = {STAR: "star", 1: "1x1", 2: "1x2", 3: "1x3", 4: "1x4"}
@@ -83,15 +91,38 @@ def _replace_card(state: State, zone: int, skip: set[int]) -> list[Event]:
 
 
 def _rebuild_all(state: State, zone: int, skip: set[int]) -> list[Event]:
+    """Everyone else building in `zone` takes those blocks off to rebuild them into the new
+    card's temple with `rebuild` moves (or return them); with no card left they go home."""
     events = []
+    card = state["holders"][zone]
     for seat, player in enumerate(state["seats"]):
         if seat in skip or not player["zones"][zone]:
             continue
-        returned = rebuild(player, zone, state["holders"][zone])
-        if returned:
+        if card is None:
+            returned = len(player["zones"][zone]) + return_held(player, zone)
+            clear_zone(player, zone)
             events.append(Event(f"Seat {seat + 1} returns {returned} block(s) from zone "
                                 f"{zone + 1} to the supply.", data={"seat": seat, "zone": zone}))
+            continue
+        hold(player, zone)
+        events.append(Event(f"Seat {seat + 1} may rebuild its blocks from zone {zone + 1} into "
+                            "the new temple.", data={"seat": seat, "zone": zone, "held": True}))
+        events += drop_unfit(state, seat, zone)
     return events
+
+
+def drop_unfit(state: State, seat: int, zone: int) -> list[Event]:
+    """Held blocks none of which can go into the new temple right away go back to the supply
+    (book: blocks that "do not match the new temple, or cannot be connected right away")."""
+    player = state["seats"][seat]
+    card = state["holders"][zone]
+    if card is not None and next(relay_spots(player, zone, card), None) is not None:
+        return []
+    returned = return_held(player, zone)
+    if not returned:
+        return []
+    return [Event(f"Seat {seat + 1} returns {returned} block(s) from zone {zone + 1} to the "
+                  "supply: they no longer fit.", data={"seat": seat, "zone": zone})]
 
 
 def _draw(state: State, zone: int) -> list[Event]:
@@ -163,6 +194,9 @@ def _finish_race(state: State) -> list[Event]:
         for block in build:
             if block["from"] is None:
                 give_back(player, [block["id"]])
+            elif block["was"] is None:  # borrowed from blocks held for rebuilding
+                player["held"][block["from"]] = sorted([*player["held"][block["from"]],
+                                                        block["id"]])
             else:
                 was = block["was"]
                 player["zones"][block["from"]].append(

@@ -21,10 +21,11 @@ State (plain JSON):
     lightning                  the race in progress: card, holder, builds, out, winner; or None
     last_race                  the latest finished race: card, winner (seat or None), round (the
                                round at whose end it was run); None before the first race
-    seats                      per seat: supply, zones, bonus, powers, mortar_zone, swap, cards,
-                               tokens, coop_points; swap is the block taken out by a Hammer &
-                               Chisel (zone, by, size, col, row, dir) until its replacement is
-                               placed, else None
+    seats                      per seat: supply, zones, held, bonus, powers, mortar_zone, swap,
+                               cards, tokens, coop_points; held lists per zone the blocks taken
+                               off when another player won that card, to be rebuilt; swap is
+                               the block taken out by a Hammer & Chisel or an exchange (zone,
+                               by, size, col, row, dir) until its replacement is placed
     robot                      solo only: the Robot's deck, holder, zone, supply, bonus, cards, die
     end_reason                 why the game ended, once over
 """
@@ -42,6 +43,7 @@ from games.temple_rush.board import (
     give_back,
     new_block,
     remove_from_zone,
+    return_held,
     supply_sizes,
     take,
     zone_mask,
@@ -74,7 +76,7 @@ from games.temple_rush.moves import (
     top_two,
 )
 from games.temple_rush.robot import new_robot
-from games.temple_rush.rounds import FACE_NAMES, next_round, settle
+from games.temple_rush.rounds import FACE_NAMES, drop_unfit, next_round, settle
 
 FIELDS: dict[str, frozenset[str]] = {
     "place": frozenset({"zone", "size", "col", "row", "dir"}),
@@ -82,6 +84,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "bag": frozenset({"zone", "seat", "from_zone"}),
     "chisel": frozenset({"zone", "block"}),
     "bonus": frozenset({"zone", "block"}),
+    "rebuild": frozenset({"zone", "size", "col", "row", "dir"}),
+    "return": frozenset({"zone"}),
     "pass": frozenset(),
     "race": frozenset({"size", "col", "row", "dir"}),
     "withdraw": frozenset(),
@@ -180,6 +184,8 @@ class TempleRush:
             return dict(PASS)
         if moves[0]["type"] == "bonus":
             return moves[-1]  # the largest size
+        if moves[-1]["type"] == "return":
+            return moves[-1]  # held blocks go home
         return next(m for m in moves if m["type"] == "place")
 
     def _check(self, state: State, seat: int, move: Any) -> None:
@@ -243,7 +249,8 @@ class TempleRush:
 def _new_player(holders: int, powers: tuple[str, ...]) -> dict[str, Any]:
     return {"supply": list(range(len(BLOCK_SIZES))), "zones": [[] for _ in range(holders)],
             "bonus": [], "powers": dict.fromkeys(powers, "unused"), "mortar_zone": None,
-            "swap": None, "cards": [], "tokens": [], "coop_points": 0}
+            "swap": None, "held": [[] for _ in range(holders)], "cards": [], "tokens": [],
+            "coop_points": 0}
 
 
 def _base_state(players: int, opts: TempleRushOptions) -> State:
@@ -392,23 +399,46 @@ def _bonus(state: State, seat: int, move: Move) -> list[Event]:
                   data={"seat": seat, **move})]
 
 
+def _rebuild(state: State, seat: int, move: Move) -> list[Event]:
+    """One held block into the new temple; when none of the rest fits, they go home."""
+    player, zone = state["seats"][seat], move["zone"]
+    held = player["held"][zone]
+    block_id = next(i for i in held if BLOCK_SIZES[i] == move["size"])
+    held.remove(block_id)
+    player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
+    events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+    return events + drop_unfit(state, seat, zone) + _check_complete(state, seat, zone)
+
+
+def _return(state: State, seat: int, move: Move) -> list[Event]:
+    returned = return_held(state["seats"][seat], move["zone"])
+    return [Event(f"Seat {seat + 1} returns {returned} held block(s) of zone "
+                  f"{_nth(move['zone'])} to the supply.", data={"seat": seat, **move})]
+
+
 def _pass(state: State, seat: int, move: Move) -> list[Event]:
     state["done"][seat] = move["type"]
     return [Event(f"Seat {seat + 1} passes.", data={"seat": seat})]
 
 
 def _race(state: State, seat: int, move: Move) -> list[Event]:
-    """One block of the lightning build: from the supply, else borrowed from a construction."""
+    """One block of the lightning build: from the supply, else borrowed from a construction
+    (or from blocks held for rebuilding)."""
     race, player = state["lightning"], state["seats"][seat]
     size, origin, was = move["size"], None, None
     if size in supply_sizes(player):
         block_id = take(player, size)
     else:
-        origin = next(z for z, blocks in enumerate(player["zones"])
-                      if any(b["size"] == size for b in blocks))
-        block = next(b for b in player["zones"][origin] if b["size"] == size)
-        remove_from_zone(player, origin, block["id"])
-        block_id, was = block["id"], {k: block[k] for k in ("col", "row", "dir")}
+        origin = next((z for z, blocks in enumerate(player["zones"])
+                       if any(b["size"] == size for b in blocks)), None)
+        if origin is not None:
+            block = next(b for b in player["zones"][origin] if b["size"] == size)
+            remove_from_zone(player, origin, block["id"])
+            block_id, was = block["id"], {k: block[k] for k in ("col", "row", "dir")}
+        else:  # held for rebuilding: it goes back to the held blocks (`was` stays None)
+            origin, block_id = next((z, i) for z, ids in enumerate(player["held"])
+                                    for i in ids if BLOCK_SIZES[i] == size)
+            player["held"][origin].remove(block_id)
     build = race["builds"][seat]
     build.append({**new_block(block_id, move["col"], move["row"], move["dir"]),
                   "from": origin, "was": was})
@@ -428,15 +458,17 @@ def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
 
 
 _HANDLERS = {"place": _place, "exchange": _swap, "bag": _bag, "chisel": _swap,
-             "bonus": _bonus, "pass": _pass, "race": _race, "withdraw": _withdraw}
+             "bonus": _bonus, "rebuild": _rebuild, "return": _return, "pass": _pass,
+             "race": _race, "withdraw": _withdraw}
 
 
 def _check_fields(move: Any) -> None:
     """Refuse malformed moves cheaply, before any legality is computed."""
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise IllegalMove("bad_move", "A Temple Rush move is a dict with a known 'type' "
-                          "(place, exchange, bag, chisel, bonus, pass, race or withdraw).")
+        raise IllegalMove("bad_move", "A Temple Rush move is a dict with a known 'type' (place, "
+                          "exchange, bag, chisel, bonus, rebuild, return, pass, race or "
+                          "withdraw).")
     keys = set(move) - {"type"}
     required, optional = FIELDS[kind], OPTIONAL_FIELDS.get(kind, frozenset())
     if not required <= keys <= required | optional:
@@ -467,6 +499,10 @@ def _why_not(state: State, move: Move) -> str:
     if kind == "chisel":
         return ("Hammer & Chisel swaps one of your placed blocks for one of another size from "
                 "your supply, laid anywhere in that temple where it keeps it in one piece.")
+    if kind in ("rebuild", "return"):
+        return ("Rebuild comes first after another player won the card you were building: lay "
+                "a held block inside the new temple, joined to those rebuilt so far, or return "
+                "the rest.")
     if kind == "bonus":
         return ("Choose one block of the temple you completed, of a size your bonus area lacks; "
                 "only after completing a temple.")
@@ -501,6 +537,12 @@ def describe_move(move: Move) -> str:
                 f"{_nth(move.get('zone'))}: it goes back to the supply for another size")
     if kind == "withdraw":
         return "withdrew from the lightning race"
+    if kind == "rebuild":
+        return (f"rebuilt a 1x{move.get('size')} block {move.get('dir')} at column "
+                f"{move.get('col')}, layer {move.get('row')} into the new temple of zone "
+                f"{_nth(move.get('zone'))}")
+    if kind == "return":
+        return f"returned the held blocks of zone {_nth(move.get('zone'))} to the supply"
     if kind == "bonus":
         return (f"chose block {move.get('block')} of zone {_nth(move.get('zone'))} "
                 "for the bonus area")
@@ -564,6 +606,8 @@ def _seat_view(state: State, seat: int) -> dict[str, Any]:
                   for z, blocks in enumerate(player["zones"])],
         "bonus": [{"id": i, "size": BLOCK_SIZES[i]} for i in player["bonus"]],
         "powers": player["powers"],
+        "held": [[{"id": i, "size": BLOCK_SIZES[i]} for i in ids]
+                 for ids in player.get("held") or [[] for _ in player["zones"]]],
         "swap": None if not player.get("swap") else {
             "zone": player["swap"]["zone"], "by": player["swap"]["by"],
             "size": player["swap"]["size"]},

@@ -278,7 +278,7 @@ export default {
     };
 
     // What may be placed in the current mode (plain, Hammer & Chisel, Mortar, or take back).
-    const placing = moves.filter((m) => m.type === (lightning ? "race" : "place"));
+    const placing = moves.filter((m) => (lightning ? m.type === "race" : m.type === "place" || m.type === "rebuild"));
     const modes = new Set(placing.map((m) => m.power || null));
     const exchangeMoves = moves.filter((m) => m.type === "exchange");
     if (exchangeMoves.length) modes.add("exchange");
@@ -362,6 +362,7 @@ export default {
         return h("div", { class: `tr-zone${z.complete ? " complete" : ""}`, "data-testid": "tr-zone", "data-zone": z.zone },
           h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card")),
           h("p", { class: "tr-zone-info" }, card ? `${built}/${cells} cells` : "", z.mortar ? " · Mortar active (loose blocks allowed)" : "",
+            seat.held[z.zone]?.length ? ` · to rebuild: ${seat.held[z.zone].map((b) => `1x${b.size}`).join(", ")}` : "",
             z.complete ? h("strong", { class: "tr-complete" }, " · ✓ Temple complete!") : null),
           grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), blockActions: blockActionsFor(z.zone), zone: z.zone,
                  label: `Your zone ${z.zone + 1}: ${cardName(card)}; ${built} of ${cells} cells built` }));
@@ -415,8 +416,12 @@ export default {
           onclick: () => play(m) }, `Bank a 1x${sizeOf(m)} block (+${sizeOf(m)})`))));
     }
     const swap = view.seats[me].swap;
+    const back = moves.find((m) => m.type === "return");
+    const held = back ? view.seats[me].held[back.zone] : [];
     const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
       : mode === "exchange" ? "Building mistake: press a block marked ↺ to take it out; then lay any block from your supply in that temple (this uses your turn)."
+      : back ? `Another player won the card you were building in zone ${back.zone + 1}. Rebuild your blocks `
+        + `(${held.map((b) => `1x${b.size}`).join(", ")}) into the new temple one at a time, joined together, or return the rest to your supply.`
       : swap ? `Lay the block that replaces the 1x${swap.size} you took out of zone ${swap.zone + 1}`
         + (swap.by === "chisel" ? " (another size; then you still play your die)." : " (this uses your turn).")
       : mode === "chisel" ? "Hammer & Chisel: press a block marked ⚒ to take it out; then lay one of another size."
@@ -439,7 +444,8 @@ export default {
     const bags = moves.filter((m) => m.type === "bag");
     const pass = moves.find((m) => m.type === "pass");
     const withdraw = moves.find((m) => m.type === "withdraw");
-    const supply = view.seats[me].supply;
+    const supply = back ? Object.fromEntries(SIZES.map((s) => [`1x${s}`, held.filter((b) => b.size === s).length]))
+      : view.seats[me].supply;
     return h("div", { class: "tr-controls", "data-testid": "tr-controls" },
       h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" }, prompt),
       mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
@@ -475,6 +481,8 @@ export default {
       h("div", { class: "tr-pick" },
         pass ? h("button", { class: "btn ghost", "data-testid": "tr-pass", "data-key": "pass", onclick: () => play(pass) },
           "Pass this round") : null,
+        back ? h("button", { class: "btn ghost", "data-testid": "tr-return", "data-zone": back.zone, "data-key": "return",
+          onclick: () => play(back) }, `Return the rest to the supply (${held.length} block${held.length === 1 ? "" : "s"})`) : null,
         withdraw ? h("button", { class: "btn ghost", "data-testid": "tr-withdraw", "data-key": "withdraw", onclick: () => play(withdraw) },
           "Give up the race") : null));
   },

@@ -73,6 +73,9 @@ def choose(state: dict, power: str | None = None) -> dict | None:
     if bonus:  # the largest block scores most
         return bonus[-1]
     me = view["seats"][seat]
+    back = next((m for m in legal if m["type"] == "return"), None)
+    if back is not None:  # rebuild after a lost card: a block that keeps the temple buildable
+        return _rebuild(legal, view, me, back)
     best, best_key = None, None
     for move in legal:
         if move["type"] != "place" or move.get("power") != power or "from_zone" in move:
@@ -99,6 +102,19 @@ def choose(state: dict, power: str | None = None) -> dict | None:
     plain = (m for m in legal if m["type"] == "pass" or (
         m["type"] == "place" and "power" not in m and "from_zone" not in m))
     return min(plain, key=lambda m: m["type"] != "pass")
+
+
+def _rebuild(legal: list[dict], view: dict, me: dict, back: dict) -> dict:
+    """The biggest held block whose rebuilding keeps the new temple buildable, else return."""
+    zone = back["zone"]
+    held = {f"1x{s}": sum(b["size"] == s for b in me["held"][zone]) for s in (1, 2, 3, 4)}
+    pool = {key: me["supply"][key] + held[key] for key in held}
+    filled = _mask(c for b in me["zones"][zone]["blocks"] for c in b["cells"])
+    shape = SHAPE_MASKS[view["holders"][zone]["id"]]
+    for move in sorted((m for m in legal if m["type"] == "rebuild"), key=lambda m: -m["size"]):
+        if tileable(shape & ~filled & ~_block_mask(move), _counts(pool, move["size"])):
+            return move
+    return back
 
 
 # -- making a move by clicking -----------------------------------------------------------------
@@ -129,7 +145,8 @@ def check_offered(client: Client, legal: list[dict]) -> dict:
           return {
             modes: all('tr-mode').map((b) => b.dataset.mode).filter((m) => m !== 'plain'),
             bags: all('tr-bag').length, pass: all('tr-pass').length,
-            withdraw: all('tr-withdraw').length, mode: on('tr-mode', 'mode'),
+            withdraw: all('tr-withdraw').length, back: all('tr-return').length,
+            mode: on('tr-mode', 'mode'),
             size: on('tr-size', 'size'), dir: on('tr-dir', 'dir'),
           };
         }""")
@@ -137,6 +154,7 @@ def check_offered(client: Client, legal: list[dict]) -> dict:
     assert shown["bags"] == sum(m["type"] == "bag" for m in legal)
     assert shown["pass"] == any(m["type"] == "pass" for m in legal)
     assert shown["withdraw"] == any(m["type"] == "withdraw" for m in legal)
+    assert shown["back"] == any(m["type"] == "return" for m in legal)
     return shown
 
 
@@ -146,7 +164,7 @@ def click_move(client: Client, move: dict, legal: list[dict]) -> None:
     page = client.page
     kind = move["type"]
     shown = check_offered(client, legal)
-    if kind in ("pass", "withdraw"):
+    if kind in ("pass", "withdraw", "return"):
         page.get_by_test_id(f"tr-{kind}").click(timeout=CLICK_MS)
         return
     if kind == "bonus":

@@ -66,6 +66,7 @@ def table(players: int = 2, holders: tuple[int | None, ...] = (SMALL, TOWER),
     state["holders"] = list(holders)
     for player in state["seats"]:
         player["zones"] = [[] for _ in holders]
+        player["held"] = [[] for _ in holders]
     state["dice"] = list(dice or [STAR] * players)
     state["deck"] = list(deck if deck is not None else [20, 21, 22])
     return state
@@ -459,18 +460,78 @@ def test_completions_of_different_temples_resolve_in_the_order_made():
     assert state["holders"] == [21, 20], "zone 2 (first completed) drew first"
 
 
-def test_others_rebuild_to_the_new_card_or_return_blocks():
+def kinds_of(state: dict, seat: int) -> set[str]:
+    return {m["type"] for m in GAME.legal_moves(state, seat)}
+
+
+def test_others_rebuild_their_blocks_into_the_new_card_first():
+    """Book: the others "may now rebuild their figure to match the figure on the temple card
+    that replaces it — or return the building blocks to their supply"."""
     state = finish_small(table(dice=(1, 1), deck=[TOWER + 4]), 0)  # card 7: .##. x3 over ####
-    state = build(state, 1, 0, blk(4, 0, 0))
+    state = build(state, 1, 0, blk(4, 1, 0), blk(1, 2, 1))  # the 1x4 pokes out of card 7
     state["holders"][1] = None
     state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
     assert state["holders"][0] == 7
-    assert [b["size"] for b in state["seats"][1]["zones"][0]] == [4], "the 1x4 still fits"
-    state2 = finish_small(table(dice=(1, 1), deck=[2]), 0)  # card 2 is 3 wide
-    state2 = build(state2, 1, 0, blk(4, 0, 0), blk(1, 4, 0))
+    player = state["seats"][1]
+    assert player["zones"][0] == [] and player["held"][0] == [0, 10]
+    assert kinds_of(state, 1) == {"rebuild", "return"}, "rebuilding comes before the die"
+    moved = {"type": "rebuild", "zone": 0, "size": 4, "col": 0, "row": 0, "dir": "flat"}
+    assert moved in GAME.legal_moves(state, 1), "rearranged, not only kept where it stood"
+    state = play(state, (1, moved))
+    on_top = {"type": "rebuild", "zone": 0, "size": 1, "col": 1, "row": 1, "dir": "flat"}
+    assert on_top in GAME.legal_moves(state, 1)
+    assert {"type": "rebuild", "zone": 0, "size": 1, "col": 1, "row": 3, "dir": "flat"} not in (
+        GAME.legal_moves(state, 1)), "a rebuilt block joins those rebuilt so far"
+    state = play(state, (1, on_top))
+    assert [b["id"] for b in state["seats"][1]["zones"][0]] == [10, 0]
+    assert state["seats"][1]["held"][0] == [] and "place" in kinds_of(state, 1)
+
+
+def test_a_rebuilding_player_may_return_blocks_instead():
+    state = finish_small(table(dice=(1, 1), deck=[TOWER + 4]), 0)
+    state = build(state, 1, 0, blk(4, 0, 0), blk(1, 2, 1))
+    state["holders"][1] = None
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    state = play(state, (1, {"type": "rebuild", "zone": 0, "size": 4, "col": 0, "row": 0,
+                             "dir": "flat"}), (1, {"type": "return", "zone": 0}))
+    player = state["seats"][1]
+    assert [b["size"] for b in player["zones"][0]] == [4] and 0 in player["supply"]
+    assert player["held"][0] == [] and "place" in kinds_of(state, 1)
+
+
+def test_blocks_that_cannot_go_into_the_new_temple_go_home():
+    state = finish_small(table(dice=(1, 1), deck=[2]), 0)  # card 2: .#. over ### over ###
+    state = build(state, 1, 0, blk(4, 0, 0), blk(1, 2, 1))
+    state["holders"][1] = None
+    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
+    player = state["seats"][1]
+    assert player["held"][0] == [0, 10], "only the 1x1 fits card 2, the 1x4 waits for now"
+    assert {m["size"] for m in GAME.legal_moves(state, 1) if m["type"] == "rebuild"} == {1}
+    state = play(state, (1, {"type": "rebuild", "zone": 0, "size": 1, "col": 1, "row": 2,
+                             "dir": "flat"}))
+    player = state["seats"][1]
+    assert player["held"][0] == [] and 10 in player["supply"], "the 1x4 went back to the supply"
+    state2 = finish_small(table(dice=(1, 1), deck=[2]), 0)
+    state2 = build(state2, 1, 0, blk(4, 0, 0))
+    state2["holders"][1] = None
     state2 = play(state2, (0, place(0, 1, 2, 1)), (1, PASS))
-    assert state2["seats"][1]["zones"][0] == [], "nothing fits, all blocks go home"
-    assert len(state2["seats"][1]["supply"]) == 13
+    assert state2["seats"][1]["held"][0] == [] and len(state2["seats"][1]["supply"]) == 13, (
+        "nothing fits: everything goes home at once")
+
+
+def test_rebuilt_blocks_may_complete_the_new_temple():
+    state = table(dice=(1, 1), holders=(TOWER, None))
+    state["seats"][1]["held"][0] = [3, 4, 10]  # test set-up: two 1x2 and a 1x4 held
+    for block_id in (3, 4, 10):
+        state["seats"][1]["supply"].remove(block_id)
+    state = play(state, (1, {"type": "rebuild", "zone": 0, "size": 4, "col": 0, "row": 0,
+                             "dir": "flat"}),
+                 (1, {"type": "rebuild", "zone": 0, "size": 2, "col": 1, "row": 1,
+                      "dir": "upright"}),
+                 (1, {"type": "rebuild", "zone": 0, "size": 2, "col": 2, "row": 1,
+                      "dir": "upright"}))
+    assert [c["seat"] for c in state["completions"]] == [1]
+    assert 1 not in GAME.to_act(state), "completing ends the seat's round"
 
 
 def test_an_empty_deck_leaves_the_holder_empty_and_the_last_card_ends_the_game():
@@ -491,15 +552,19 @@ def test_mortar_is_spent_when_its_zone_completes():
     assert state["seats"][0]["mortar_zone"] is None
 
 
-def test_rebuild_keeps_only_the_largest_connected_piece():
-    state = finish_small(table(dice=(1, 1), deck=[2]), 0)  # card 2: .#. over ### over ###
-    state["holders"][1] = None
-    state = build(state, 1, 0, blk(1, 0, 0), blk(1, 2, 1), blk(1, 4, 0), blk(3, 1, 0))
-    state = play(state, (0, place(0, 1, 2, 1)), (1, PASS))
-    kept = state["seats"][1]["zones"][0]
-    assert [b["id"] for b in kept] == [0], (
-        "the 1x3 and a 1x1 no longer fit; the two 1x1 left don't touch, so one goes home too")
-    assert len(state["seats"][1]["supply"]) == 12
+def test_mortar_lets_rebuilt_blocks_lie_loose():
+    state = table(dice=(1, 1), holders=(TOWER, None))
+    state["seats"][1]["held"][0] = [0, 10]
+    state["seats"][1]["supply"] = [i for i in range(13) if i not in (0, 10)]
+    first = {"type": "rebuild", "zone": 0, "size": 1, "col": 1, "row": 2, "dir": "flat"}
+    loose = {"type": "rebuild", "zone": 0, "size": 4, "col": 0, "row": 0, "dir": "flat"}
+    mortared = copy.deepcopy(state)
+    state = play(state, (1, first))
+    assert 10 in state["seats"][1]["supply"], "it cannot be connected right away: it goes home"
+    mortared["seats"][1]["mortar_zone"] = 0
+    mortared["seats"][1]["powers"]["mortar"] = "active"
+    mortared = play(mortared, (1, first))
+    assert loose in GAME.legal_moves(mortared, 1)
 
 
 def test_hammer_is_not_offered_with_a_star():
@@ -962,13 +1027,13 @@ def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
 
 GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of the final view)
     (1, False, 7): (38, [22.0],
-                    "8df60160ee439712d2862380373f3f701b158257bc301f329ab49f07b134175e"),
-    (2, False, 7): (140, [37.0, 27.0],
-                    "f22dd31aabc58d7d6483fc0bd34ceea11b22f06dae744f36a6d88e537765e287"),
-    (3, True, 7): (148, [28.0, 19.0, 30.0],
-                   "fe7f5d95ddb86f4d5de4f5edc50b9659dcdc3cf33cf1b63c7efb4bdee9c7c5ca"),
-    (4, False, 7): (173, [17.0, 20.0, 23.0, 23.0],
-                    "df380bd8ee0bf97bbecb24d2b9e03fc12da788e746813fcd7483697acd06d426"),
+                    "ae439be1761a2216e824afe2b23c8bc6b20c8bfd25a9c5c4d567811bb4ed79d0"),
+    (2, False, 7): (127, [34.0, 26.0],
+                    "2644647322642dffaf7fde86ce3e0c2fa91b1692cd17ed1ab63197963d2de98d"),
+    (3, True, 7): (225, [28.0, 25.0, 21.0],
+                   "3b13d262d769f17771ade45beb4144b0f22a2d0160c78e042c27fbdae4ad28e8"),
+    (4, False, 7): (191, [21.0, 23.0, 27.0, 26.0],
+                    "5bb8ee5a0b7e493672320fdae3a466d8ecf2bec80e734a1ae4296c3d61818864"),
 }
 
 
