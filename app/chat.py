@@ -109,8 +109,11 @@ async def watch(hall: Any, client: Client, delta: int) -> None:
             await session.flush()
             _watch_rows[client] = row.id
         elif (row_id := _watch_rows.pop(client, None)) is not None:
+            hall.register(client.room, -1)  # before the row goes: see Hall.register
             await session.execute(delete(Watcher).where(Watcher.id == row_id))
         await hall.hub.notify_in(session, f"watch:{client.room}:{hall.origin}")
+    if delta > 0:
+        hall.register(client.room, +1)
     await tell_watchers(hall, client.room)
 
 

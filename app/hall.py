@@ -19,6 +19,7 @@ from app.hub import make_hub
 from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
 from app.quotas import Quotas
+from app.roomcache import RoomCache
 from app.rooms import room_deadlines, room_payload
 from app.seat_clocks import CLOCK_ID_PREFIX
 from app.snapshot import Snapshot
@@ -31,20 +32,26 @@ class Hall:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         url = settings.async_database_url
+        # Names this process in its own notifications, so that it does not relay them twice.
+        self.origin = secrets.token_hex(4)
         self.engine = make_engine(url)
         self.sessions = make_sessionmaker(self.engine)
         self.hub = make_hub(url)
+        # Postgres: rooms held in memory, written by conditional statements (app/roomcache.py).
+        self.cache = (None if settings.is_sqlite else
+                      RoomCache(url.replace("postgresql+asyncpg://", "postgresql://", 1),
+                                self.origin))
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=settings.is_sqlite)
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
         self.clocks = TurnClocks(self)
         self.quotas = Quotas(settings)
         self.sweeper = RoomSweeper(self)
-        # Names this process in its own notifications, so that it does not relay them twice.
-        self.origin = secrets.token_hex(4)
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
+        if self.cache is not None:
+            await self.cache.start()
         await self.hub.start(self.on_notify)
         await self._wake_waiting_bots()
         self.clocks.start()
@@ -55,6 +62,8 @@ class Hall:
         await self.clocks.stop()
         await self.bots.stop()
         await self.hub.stop()
+        if self.cache is not None:
+            await self.cache.stop()
         await self.engine.dispose()
 
     async def _wake_waiting_bots(self) -> None:
@@ -76,7 +85,19 @@ class Hall:
         self._background.add(task)  # keep a reference until it finishes
         task.add_done_callback(self._background.discard)
 
+    def register(self, code: str, delta: int) -> None:
+        """This process counted (+1) or uncounted (-1) one of its sockets in `seats.connections`
+        or `watchers`; moves NOTIFY only when those count more sockets than this process's."""
+        if self.cache is not None:
+            self.cache.registered.add(code, delta)
+
     async def load_snapshot(self, code: str) -> Snapshot | None:
+        """The room's state as committed now (on Postgres, also refreshing the room held)."""
+        if self.cache is not None:
+            held = await self.cache.load(code)
+            return None if held is None else Snapshot(
+                code, held.game, held.status, held.version, held.state, held.events,
+                room_deadlines(held), held.timed_out, held.clock_banks)
         async with self.sessions() as session:
             room = await session.get(Room, code)
             if room is None:
@@ -100,6 +121,9 @@ class Hall:
         """Another process (or this one, on Postgres) committed a change to a room."""
         kind, code, origin = [*payload.split(":", 2), ""][:3]
         origin, _, line_id = origin.partition(":")  # chat: 'chat:<code>:<origin>:<line id>'
+        if self.cache is not None and kind in ("state", "room", "reset") and (
+                origin != self.origin):
+            self.cache.forget(code)
         if not self.sockets.has_room(code) or origin == self.origin:
             return  # this process already pushed its own change
         try:
@@ -126,6 +150,8 @@ class Hall:
 
     async def after_room_change(self, code: str, force_state: bool = False) -> None:
         """After commit, in this process: push the room and its state to local sockets."""
+        if self.cache is not None:
+            self.cache.forget(code)
         message = await self.room_message(code)
         if message is not None:
             self.sockets.push_room(code, message)

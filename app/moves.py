@@ -1,9 +1,10 @@
 """The move pipeline: one transaction per move, committed before anyone hears of it.
 
-Lock the room (row lock on Postgres, plus an in-process lock that keeps waiters off the
-database), check who may move, apply the rules, write state and the move row, NOTIFY, commit
-(all in SQLAlchemy Core on one connection: no ORM on the hot path);
-only then acknowledge and broadcast. A retried client id answers with the first result.
+Take the in-process room lock, check who may move, apply the rules, write state and the move
+row, commit; only then acknowledge and broadcast. A retried client id answers with the first
+result. On Postgres the room is judged as this process holds it in memory and written by one
+conditional statement (`app.roomcache`); on SQLite (one process, one writer) the room and its
+seats are read and written in one SQLAlchemy Core transaction.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ import traceback
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import asyncpg
 from sqlalchemy import Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
 from app.models import MoveRow, Room, Seat, as_utc, utcnow
+from app.roomcache import CachedRoom
 from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
 from app.snapshot import Snapshot
 from games import REGISTRY, IllegalMove
@@ -70,13 +74,13 @@ class AlreadyApplied(Exception):
 async def submit_move(hall: Hall, code: str, mover: Mover, client_id: str,
                       seen_version: int | None, move: Any) -> int:
     """Apply one move durably; returns the version it made (or made the first time)."""
+    commit = _commit_cached if hall.cache is not None else _commit_move
     async with hall.locks.get(code):
         try:
-            snap, bots_to_act = await _commit_move(hall, code, mover, client_id, seen_version,
-                                                   move)
+            snap, bots_to_act = await commit(hall, code, mover, client_id, seen_version, move)
         except AlreadyApplied as done:
             return done.version
-        except IntegrityError:
+        except (IntegrityError, asyncpg.UniqueViolationError):
             # The same client id raced itself past the refusal check: answer the first result.
             version = await _earlier_result(hall, code, mover, client_id)
             if version is None:
@@ -117,40 +121,106 @@ async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
         seats = [row for row in rows if row.seat is not None]
         seat = mover.seat if mover.seat is not None else _seat_of(seats, mover.player_id)
         try:
-            _check_room(room)
-            if seat is None:
-                raise ApiError(403, "not_seated", "You are watching: only seated players move.")
-            new_state, events = _apply(room, seat, seen_version, move)
+            j = _judge(room, seat, seen_version, move)
         except ApiError:
             earlier = await _earlier_result(hall, code, mover, client_id, conn)
             if earlier is not None:
                 raise AlreadyApplied(earlier) from None
             raise
-        game = REGISTRY[room.game]
-        try:
-            over = game.outcome(new_state) is not None
-            acting = game.to_act(new_state)
-            now = utcnow()
-            banks, deadlines = _clock(room, seat, acting if not over else (), now)
-        except Exception as exc:
-            raise RuleError() from exc
         version = room.version + 1
-        status = "finished" if over else room.status
-        event_json = [e.to_json() for e in events]
+        status = "finished" if j.over else room.status
         await conn.execute(update(ROOMS).where(ROOMS.c.code == code).values(
-            state=new_state, version=version, status=status, last_move_at=now, updated_at=now,
-            clock_banks=banks))
+            state=j.state, version=version, status=status, last_move_at=j.now,
+            updated_at=j.now, clock_banks=j.banks))
         await conn.execute(insert(MOVES).values(
-            room_code=code, version=version, seat=seat, client_id=client_id, move=move,
-            events=event_json, created_at=now))
+            room_code=code, version=version, seat=j.seat, client_id=client_id, move=move,
+            events=j.events, created_at=j.now))
         await hall.hub.notify_in(conn, f"state:{code}:{hall.origin}")
-        bots_to_act = not over and any(s.bot and s.seat in acting for s in seats)
-        timed_out = seat if client_id.startswith(CLOCK_ID_PREFIX) else None
-        return Snapshot(code, room.game, status, version, new_state, event_json, deadlines,
-                        timed_out, banks), bots_to_act
+        bots_to_act = not j.over and any(s.bot and s.seat in j.acting for s in seats)
+        timed_out = j.seat if client_id.startswith(CLOCK_ID_PREFIX) else None
+        return Snapshot(code, room.game, status, version, j.state, j.events, j.deadlines,
+                        timed_out, j.banks), bots_to_act
 
 
-def _clock(room: Row[Any], seat: int, acting: Any, now: Any) -> tuple[Any, dict[str, str]]:
+async def _commit_cached(hall: Hall, code: str, mover: Mover, client_id: str,
+                         seen_version: int | None, move: Any) -> tuple[Snapshot, bool]:
+    """Postgres: judge against the room this process holds, then one conditional statement.
+
+    A refusal or a lost write (another writer came first) reads the room afresh and judges
+    again, so a stale room in memory can cost a move one read but never decide it."""
+    cache = hall.cache
+    assert cache is not None
+    room, fresh = cache.get(code), False
+    for _ in range(_ATTEMPTS):
+        if room is None:
+            room, fresh = await cache.load(code), True
+            if room is None:
+                raise ApiError(404, "room_not_found", "That room does not exist.")
+        seat = mover.seat if mover.seat is not None else next(
+            (s for s, (player, _) in room.seats.items()
+             if mover.player_id and player == mover.player_id), None)
+        try:
+            j = _judge(room, seat, seen_version, move)
+        except ApiError:
+            if not fresh:
+                room = None
+                continue
+            earlier = await cache.earlier(code, client_id, mover.seat, mover.player_id)
+            if earlier is not None:
+                raise AlreadyApplied(earlier) from None
+            raise
+        status = "finished" if j.over else room.status
+        timed_out = j.seat if client_id.startswith(CLOCK_ID_PREFIX) else None
+        if await cache.write(room, state=j.state, status=status, seat=j.seat,
+                             player_id=None if mover.seat is not None else mover.player_id,
+                             client_id=client_id, move=move, events=j.events, now=j.now,
+                             banks=j.banks, timed_out=timed_out):
+            bots_to_act = not j.over and any(room.seats.get(s, (None, None))[1]
+                                             for s in j.acting)
+            return Snapshot(code, room.game, status, room.version, j.state, j.events,
+                            j.deadlines, timed_out, j.banks), bots_to_act
+        room = None
+    raise ApiError(409, "conflict", "The room changed under this move; try again.")
+
+
+_ATTEMPTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A move the generic checks and the rules accepted, and what it makes."""
+
+    seat: int
+    state: Any
+    over: bool
+    acting: Any
+    events: list[dict[str, Any]]
+    now: datetime
+    banks: dict[str, float] | None
+    deadlines: dict[str, str]
+
+
+def _judge(room: Row[Any] | CachedRoom, seat: int | None, seen_version: int | None,
+           move: Any) -> Judged:
+    """The generic checks (status, seated, turn, staleness), the rules, and the clocks."""
+    _check_room(room)
+    if seat is None:
+        raise ApiError(403, "not_seated", "You are watching: only seated players move.")
+    new_state, events = _apply(room, seat, seen_version, move)
+    game = REGISTRY[room.game]
+    try:
+        over = game.outcome(new_state) is not None
+        acting = game.to_act(new_state)
+        now = utcnow()
+        banks, deadlines = _clock(room, seat, acting if not over else (), now)
+    except Exception as exc:
+        raise RuleError() from exc
+    return Judged(seat, new_state, over, acting, [e.to_json() for e in events], now, banks,
+                  deadlines)
+
+
+def _clock(room: Row[Any] | CachedRoom, seat: int, acting: Any,
+           now: Any) -> tuple[Any, dict[str, str]]:
     """A Fischer clock's banks after this move, and the deadlines of the seats to act next."""
     banks = room.clock_banks
     if banks is not None and room.clock_increment is not None:
@@ -166,7 +236,7 @@ def _seat_of(seats: Sequence[Row[Any]], player_id: str | None) -> int | None:
     return next((s.seat for s in seats if player_id and s.player_id == player_id), None)
 
 
-def _check_room(room: Row[Any]) -> None:
+def _check_room(room: Row[Any] | CachedRoom) -> None:
     refusals = {
         "lobby": ("not_started", "The game has not started yet."),
         "finished": ("game_over", "The game is over."),
@@ -179,7 +249,8 @@ def _check_room(room: Row[Any]) -> None:
         raise ApiError(409, code, message)
 
 
-def _apply(room: Row[Any], seat: int, seen_version: int | None, move: Any) -> tuple[Any, list]:
+def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None,
+           move: Any) -> tuple[Any, list]:
     game = REGISTRY[room.game]
     try:
         acting = game.to_act(room.state)

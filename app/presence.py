@@ -24,14 +24,22 @@ if TYPE_CHECKING:
 
 async def count_connection(hall: Hall, code: str, seat: int, player_id: str | None,
                            delta: int) -> None:
+    """Count a seat's socket in or out (for every process), then push the room and state.
+
+    This process's own tally of what it counted (`Hall.register`) grows only after the count
+    committed and shrinks before it is taken back, so it never exceeds the database's."""
+    if delta < 0:
+        hall.register(code, delta)
     async with hall.sessions() as session, session.begin():
-        await session.execute(update(Seat).where(
+        counted = await session.execute(update(Seat).where(
             Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id,
             Seat.connections + delta >= 0).values(
                 connections=Seat.connections + delta,
                 # the last connection closing starts the absence grace period (app.absence)
                 absent_since=case((Seat.connections + delta <= 0, utcnow()), else_=None)))
         await hall.room_changed(code, session)
+    if delta > 0 and counted.rowcount:
+        hall.register(code, delta)
     await hall.after_room_change(code)
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.absence import BOT_KIND, absence_payload
 from app.errors import ApiError
 from app.models import MoveRow, Player, Room, Seat, utcnow
+from app.roomcache import CachedRoom
 from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
@@ -120,7 +121,7 @@ async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set
     return away
 
 
-def room_deadlines(room: Room) -> dict[str, str]:
+def room_deadlines(room: Room | CachedRoom) -> dict[str, str]:
     """When each seat to act runs out of time, as the `state` message carries it."""
     if room.status != "active" or not room.turn_clock or room.state is None:
         return {}

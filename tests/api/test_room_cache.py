@@ -1,0 +1,115 @@
+"""Postgres keeps rooms in the serving process's memory (app/roomcache.py): another process's
+write must never be overwritten or judged against an old state, and a room nobody else serves
+sends no NOTIFY."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy import select, update
+
+from app.config import Settings
+from app.hall import Hall
+from app.migrate import upgrade_to_head_async
+from app.models import MoveRow, Player, Room, Seat
+from app.moves import Mover, submit_move
+from app.rooms import create_room, join, start
+from games import REGISTRY
+from tests.server import database
+
+GAME = REGISTRY["gem-pyramid"]
+
+
+@pytest.fixture
+async def halls() -> AsyncIterator[tuple[Hall, Hall]]:
+    """Two processes' halls on one Postgres database."""
+    with database("postgres") as url:
+        await upgrade_to_head_async(url)
+        pair = (Hall(Settings(database_url=url, bot_delay_ms=0)),
+                Hall(Settings(database_url=url, bot_delay_ms=0)))
+        for hall in pair:
+            await hall.start()
+        yield pair
+        for hall in pair:
+            await hall.stop()
+
+
+async def _room(hall: Hall) -> tuple[str, list[str]]:
+    async with hall.sessions() as session, session.begin():
+        players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"p{n}") for n in (0, 1)]
+        session.add_all(players)
+        room = await create_room(session, players[0], GAME.id, None, 2, True)
+        await join(session, room, players[1], None)
+        await start(session, room, players[0])
+        return room.code, [p.id for p in players]
+
+
+async def _move(hall: Hall, code: str, ids: list[str], move_id: str) -> int:
+    """The seat to act plays its first legal move, on the version the database holds (read
+    without touching what `hall` holds in memory)."""
+    async with hall.sessions() as session:
+        room = await session.get(Room, code)
+        assert room is not None
+        version, state = room.version, room.state
+    seat = sorted(GAME.to_act(state))[0]
+    return await submit_move(hall, code, Mover(player_id=ids[seat]), move_id, version,
+                             GAME.legal_moves(state, seat)[0])
+
+
+def _held(hall: Hall, code: str) -> int | None:
+    assert hall.cache is not None
+    room = hall.cache.get(code)
+    return None if room is None else room.version
+
+
+async def test_a_stale_cached_room_is_read_again_not_overwritten(halls: tuple[Hall, Hall]) -> None:
+    one, two = halls
+    code, ids = await _room(one)
+    assert await _move(one, code, ids, "a") == 1
+    assert await _move(two, code, ids, "b") == 2
+    assert _held(one, code) == 1  # nobody told `one`: it holds an old room
+    assert await _move(one, code, ids, "c") == 3  # its write failed over, then it judged again
+    assert await _move(two, code, ids, "d") == 4
+    assert _held(two, code) == 4
+    async with one.sessions() as session:
+        seats = [m.seat for m in (await session.scalars(
+            select(MoveRow).where(MoveRow.room_code == code).order_by(MoveRow.version)))]
+    assert seats == [0, 1, 0, 1]
+    # A retried id answers its first version, whichever process holds the room.
+    assert await submit_move(two, code, Mover(player_id=ids[0]), "c", 2, {}) == 3
+
+
+async def test_a_stale_cache_never_refuses_a_good_move(halls: tuple[Hall, Hall]) -> None:
+    one, two = halls
+    code, ids = await _room(one)
+    await one.load_snapshot(code)
+    await _move(two, code, ids, "x")
+    assert _held(one, code) == 0
+    # Seat 1 moves on version 1, which `one` has not seen: judged on version 0, that would be
+    # `not_your_turn`.
+    assert await _move(one, code, ids, "y") == 2
+
+
+async def test_a_room_served_by_one_process_sends_no_notification(
+        halls: tuple[Hall, Hall]) -> None:
+    one, two = halls
+    code, ids = await _room(one)
+    heard: list[str] = []
+
+    async def listen(payload: str) -> None:
+        heard.append(payload)
+
+    two.hub._handler = listen  # type: ignore[union-attr]
+    await _move(one, code, ids, "quiet")  # no socket anywhere: nobody to tell
+    async with one.engine.begin() as conn:  # as if another process counted a socket
+        await conn.execute(update(Seat).where(Seat.room_code == code, Seat.seat == 0)
+                           .values(connections=1))
+    await _move(one, code, ids, "loud")
+    for _ in range(200):
+        if heard:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)  # had the first move sent one too, the second would be here now
+    assert heard == [f"state:{code}:{one.origin}"]
