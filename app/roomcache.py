@@ -16,7 +16,7 @@ or waits for this commit (and its greeting then reads this move).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -99,6 +99,9 @@ async def _keep(_conn: asyncpg.Connection) -> None:
     no session state behind, and the default reset costs a round trip per move."""
 
 
+HELD = 20_000  # rooms held in memory per process (a few KB each)
+
+
 class Registrations:
     """How many of a room's counted sockets (seat connections, watcher rows) are this process's."""
 
@@ -121,7 +124,7 @@ class RoomCache:
         self._dsn = dsn
         self._origin = origin
         self._pool: asyncpg.Pool | None = None
-        self._rooms: dict[str, CachedRoom] = {}
+        self._rooms: OrderedDict[str, CachedRoom] = OrderedDict()
         self.registered = Registrations()
 
     async def start(self) -> None:
@@ -140,6 +143,14 @@ class RoomCache:
     def get(self, code: str) -> CachedRoom | None:
         return self._rooms.get(code)
 
+    def _keep(self, room: CachedRoom) -> None:
+        """Hold `room`, letting go of the least recently used beyond `HELD` (memory stays
+        bounded however many rooms were ever served; a room let go is read again if needed)."""
+        self._rooms[room.code] = room
+        self._rooms.move_to_end(room.code)
+        if len(self._rooms) > HELD:
+            self._rooms.popitem(last=False)
+
     def forget(self, code: str) -> None:
         """Another writer changed the room (seats, status, a rollback): read it afresh next time."""
         self._rooms.pop(code, None)
@@ -155,7 +166,7 @@ class RoomCache:
                           {s: (p, b) for s, p, b in row["seats"] or []}, row["turn_clock"],
                           row["clock_increment"], row["clock_banks"], row["last_move_at"],
                           row["timed_out"])
-        self._rooms[code] = room
+        self._keep(room)
         return room
 
     async def write(self, room: CachedRoom, *, state: Any, status: str, seat: int,
@@ -175,7 +186,7 @@ class RoomCache:
         room.state, room.version, room.status, room.events = state, version, status, events
         room.xmin, room.clock_banks, room.last_move_at = row["xmin"], banks, now
         room.timed_out = timed_out
-        self._rooms[room.code] = room
+        self._keep(room)
         return True
 
     async def earlier(self, code: str, client_id: str, seat: int | None,
