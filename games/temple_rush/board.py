@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.temple_rush.data import BLOCK_SIZES
-from games.temple_rush.geometry import block_mask, cells_of, connected
+from games.temple_rush.geometry import block_mask, cells_of, one_piece
 
 Block = dict[str, Any]
 Player = dict[str, Any]
@@ -62,8 +62,8 @@ def give_back(player: Player, block_ids: list[int]) -> None:
 
 def intact_without(player: Player, zone: int, block_id: int) -> bool:
     """Whether a construction stays in one piece once `block_id` leaves it (Mortar excuses)."""
-    rest = [b for b in player["zones"][zone] if b["id"] != block_id]
-    return player["mortar_zone"] == zone or connected(zone_mask(rest))
+    rest = [mask(b) for b in player["zones"][zone] if b["id"] != block_id]
+    return player["mortar_zone"] == zone or one_piece(rest)
 
 
 def remove_from_zone(player: Player, zone: int, block_id: int) -> Block:

@@ -1,12 +1,14 @@
-"""Grid geometry of temple silhouettes: cells as bits, block placements, and a tiling solver.
+"""Grid geometry of temple silhouettes: cells as bits, block placements, how blocks join, and
+the solvers (tilings, and tilings that make one piece).
 
 A silhouette is a side view: columns x layers, layer 0 at the bottom. A cell (col, row) is bit
-`row * STRIDE + col`; column STRIDE - 1 is never part of a shape, so neighbour shifts that wrap
-around a row edge land on a cell no shape holds and vanish when masked.
+`row * STRIDE + col`; column STRIDE - 1 is never part of a shape, so a placement never wraps
+around a row edge. Blocks join only on top of one another (`contacts`), see RULES.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,21 +59,28 @@ def mask_of(rows: tuple[str, ...]) -> int:
     return mask
 
 
-def neighbours(mask: int) -> int:
-    """Cells edge-adjacent to `mask` (may include guard-column bits; mask them away)."""
-    return (mask << 1) | (mask >> 1) | (mask << STRIDE) | (mask >> STRIDE)
+def contacts(mask: int) -> int:
+    """The cells directly above and below `mask`: the only way one block joins another.
+
+    The bricks interlock on top and bottom; blocks lying side by side "do not immediately
+    connect" (the book's Mortar example). See RULES.md, "How blocks connect"."""
+    return (mask << STRIDE) | (mask >> STRIDE)
 
 
-def connected(mask: int) -> bool:
-    """True when the cells of `mask` form one edge-connected piece (or none at all)."""
-    if not mask:
+def one_piece(masks: tuple[int, ...] | list[int]) -> bool:
+    """True when the blocks `masks` are joined into one figure (or there are none)."""
+    if len(masks) <= 1:
         return True
-    seen = mask & -mask
-    while True:
-        grown = (seen | neighbours(seen)) & mask
-        if grown == seen:
-            return seen == mask
-        seen = grown
+    reach, rest = masks[0], list(masks[1:])
+    while rest:
+        touch = contacts(reach)
+        joined = [m for m in rest if m & touch]
+        if not joined:
+            return False
+        for m in joined:
+            reach |= m
+        rest = [m for m in rest if not m & touch]
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +92,7 @@ class Placement:
     row: int
     direction: str
     mask: int
-    around: int
+    around: int  # contacts(mask): where the block joins others
 
     def as_move(self) -> dict[str, int | str]:
         return {"size": self.size, "col": self.col, "row": self.row, "dir": self.direction}
@@ -102,7 +111,7 @@ def placements_in(shape: int) -> tuple[Placement, ...]:
                         continue
                     mask = block_mask(size, col, row, direction)
                     if mask & ~shape == 0:
-                        out.append(Placement(size, col, row, direction, mask, neighbours(mask)))
+                        out.append(Placement(size, col, row, direction, mask, contacts(mask)))
     return tuple(out)
 
 
@@ -138,38 +147,42 @@ def tileable(region: int, counts: tuple[int, int, int, int]) -> bool:
     return False
 
 
-def tiling(region: int, counts: tuple[int, int, int, int]) -> list[tuple[int, int]] | None:
-    """One tiling of `region` as (size, mask) pairs, larger blocks tried first; None if none."""
+def tilings(region: int, counts: tuple[int, int, int, int]) -> Iterator[tuple[int, ...]]:
+    """Every tiling of `region` within `counts`, as block masks, larger blocks tried first."""
     if not region:
-        return []
+        yield ()
+        return
     cell = (region & -region).bit_length() - 1
     for size in sorted(SIZES, reverse=True):
         if not counts[size - 1]:
             continue
         rest = list(counts)
         rest[size - 1] -= 1
+        left = (rest[0], rest[1], rest[2], rest[3])
         for mask in _ANCHORED[(cell, size)]:
-            if mask & region == mask and tileable(region & ~mask, tuple(rest)):
-                return [(size, mask), *(tiling(region & ~mask, tuple(rest)) or [])]
+            if mask & region == mask and tileable(region & ~mask, left):
+                for more in tilings(region & ~mask, left):
+                    yield (mask, *more)
+
+
+@lru_cache(maxsize=100_000)
+def joined_tiling(build: tuple[int, ...], region: int,
+                  counts: tuple[int, int, int, int]) -> tuple[int, ...] | None:
+    """Blocks within `counts` that fill `region` and join the blocks `build` (sorted) into one
+    figure; None if there are none. With such blocks the figure can also be *built* block by
+    block, each joining what is there: lay them in the order they are reached from `build`."""
+    for laid in tilings(region, counts):
+        if one_piece(build + laid):
+            return laid
     return None
 
 
-@lru_cache(maxsize=20_000)
+def buildable(build: tuple[int, ...], region: int, counts: tuple[int, int, int, int]) -> bool:
+    """Whether `region` can still be filled from `counts` into one figure with `build`."""
+    return tileable(region, counts) and joined_tiling(tuple(sorted(build)), region,
+                                                      counts) is not None
+
+
 def fewest_blocks(region: int, counts: tuple[int, int, int, int]) -> int | None:
-    """The fewest blocks that tile `region` within `counts`; None when it cannot be tiled."""
-    if not region:
-        return 0
-    cell = (region & -region).bit_length() - 1
-    best = None
-    for size in SIZES:
-        if not counts[size - 1]:
-            continue
-        rest = list(counts)
-        rest[size - 1] -= 1
-        for mask in _ANCHORED[(cell, size)]:
-            if mask & region != mask:
-                continue
-            sub = fewest_blocks(region & ~mask, tuple(rest))
-            if sub is not None and (best is None or sub + 1 < best):
-                best = sub + 1
-    return best
+    """The fewest blocks that build `region` in one piece within `counts`; None if none do."""
+    return min((len(laid) for laid in tilings(region, counts) if one_piece(laid)), default=None)

@@ -36,6 +36,7 @@ from games.temple_rush.board import (
     Block,
     Player,
     intact_without,
+    mask,
     supply_counts,
     supply_sizes,
     zone_mask,
@@ -45,8 +46,11 @@ from games.temple_rush.geometry import (
     SIZES,
     UPRIGHT,
     Placement,
-    connected,
+    buildable,
+    joined_tiling,
+    one_piece,
     tileable,
+    tilings,
 )
 
 PASS: Move = {"type": "pass"}
@@ -277,13 +281,14 @@ def replacements(player: Player, zone: int, card: int, rest: list[Block], sizes:
     out of a construction: anywhere in that temple, on free cells, leaving the construction in
     one piece (unless Mortar is active there), and not exactly where the old block lay."""
     filled = zone_mask(rest)
+    masks = [mask(b) for b in rest]
     loose_ok = player["mortar_zone"] == zone
     for spot in SHAPE_PLACEMENTS[card]:
         if spot.size not in sizes or spot.mask & filled:
             continue
         if (spot.size, spot.col, spot.row, spot.direction) == old:
             continue
-        if loose_ok or connected(filled | spot.mask):
+        if loose_ok or one_piece([*masks, spot.mask]):
             yield spot
 
 
@@ -350,11 +355,25 @@ def bag_moves(state: dict[str, Any], seat: int) -> list[Move]:
     moves: list[Move] = []
     for zone, region in _bag_targets(state, seat):
         for other, their_zone, pair in pairs:
-            if sum(b["size"] for b in pair) == region.bit_count() and tileable(
-                region, pair_counts(pair)
-            ):
+            if sum(b["size"] for b in pair) == region.bit_count() and bag_tiling(
+                state, seat, zone, pair
+            ) is not None:
                 moves.append({"type": "bag", "zone": zone, "seat": other, "from_zone": their_zone})
     return moves
+
+
+def bag_tiling(state: dict[str, Any], seat: int, zone: int,
+               pair: list[Block]) -> tuple[int, ...] | None:
+    """Where the two borrowed blocks go to complete `seat`'s temple in `zone` in one piece
+    (Mortar active there: in any pieces); None if they cannot."""
+    player = state["seats"][seat]
+    region = bag_region(state, seat, zone)
+    counts = pair_counts(pair)
+    if not tileable(region, counts):
+        return None
+    if player["mortar_zone"] == zone:
+        return next(tilings(region, counts), None)
+    return joined_tiling(tuple(sorted(mask(b) for b in player["zones"][zone])), region, counts)
 
 
 def race_counts(player: Player) -> tuple[int, int, int, int]:
@@ -366,9 +385,11 @@ def race_counts(player: Player) -> tuple[int, int, int, int]:
 
 
 def race_spots(card: int, build: list[Block], counts: tuple[int, int, int, int]) -> list[Placement]:
-    """Placements that touch the lightning build and leave the rest buildable from `counts`."""
+    """Placements that join the lightning build and leave the rest buildable from `counts`, in
+    one piece with it."""
     shape = SHAPE_MASKS[card]
     filled = zone_mask(build)
+    masks = tuple(mask(b) for b in build)
     spots = []
     for spot in SHAPE_PLACEMENTS[card]:
         if spot.mask & filled or (filled and not spot.around & filled):
@@ -377,7 +398,8 @@ def race_spots(card: int, build: list[Block], counts: tuple[int, int, int, int])
             continue
         rest = list(counts)
         rest[spot.size - 1] -= 1
-        if tileable(shape & ~filled & ~spot.mask, (rest[0], rest[1], rest[2], rest[3])):
+        if buildable((*masks, spot.mask), shape & ~filled & ~spot.mask,
+                     (rest[0], rest[1], rest[2], rest[3])):
             spots.append(spot)
     return spots
 

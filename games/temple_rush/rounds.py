@@ -13,12 +13,13 @@ from games.temple_rush.board import (
     clear_zone,
     give_back,
     hold,
+    mask,
     new_block,
     return_held,
     zone_mask,
 )
 from games.temple_rush.data import DIE_FACES, LIGHTNING, SHAPE_MASKS, STAR, card_view, value
-from games.temple_rush.geometry import tileable
+from games.temple_rush.geometry import buildable, one_piece
 from games.temple_rush.moves import race_counts, relay_spots
 from games.temple_rush.robot import robot_done, robot_turn
 
@@ -155,8 +156,10 @@ def _cooperative_finale(state: State) -> list[Event]:
     zone = live[0]
     shape = SHAPE_MASKS[state["holders"][zone]]
     masks = [zone_mask(player["zones"][zone]) for player in state["seats"]]
+    blocks = [[mask(blk) for blk in player["zones"][zone]] for player in state["seats"]]
     for a, b in combinations(range(state["players"]), 2):
-        if masks[a] and masks[b] and not masks[a] & masks[b] and masks[a] | masks[b] == shape:
+        if masks[a] and masks[b] and not masks[a] & masks[b] and masks[a] | masks[b] == shape \
+                and one_piece(blocks[a] + blocks[b]):
             for seat in (a, b):
                 state["seats"][seat]["coop_points"] += len(state["seats"][seat]["zones"][zone])
             state["holders"][zone] = None
@@ -176,7 +179,7 @@ def _start_race(state: State) -> list[Event]:
     """Everyone races; a seat whose blocks cannot make the temple at all sits it out."""
     race = state["lightning"]
     shape = SHAPE_MASKS[race["card"]]
-    race["out"] = [not tileable(shape, race_counts(p)) for p in state["seats"]]
+    race["out"] = [not buildable((), shape, race_counts(p)) for p in state["seats"]]
     state["phase"] = "lightning"
     if all(race["out"]):
         state["phase"] = "build"

@@ -2,7 +2,7 @@
 
 Order, as in every game module: options, the game, then helpers for setup, moves, scoring and
 presentation. How a round ends (completions, new cards, the lightning race, the end of the game)
-is in rounds.py; legal moves in moves.py. Reconstructions (shapes, what a "touch" is, the Robot's
+is in rounds.py; legal moves in moves.py. Reconstructions (shapes, how blocks join, the Robot's
 choices, the cooperative last temple) are argued in RULES.md.
 
 State (plain JSON):
@@ -63,15 +63,14 @@ from games.temple_rush.data import (
     card_view,
     value,
 )
-from games.temple_rush.geometry import cells_of, tiling
+from games.temple_rush.geometry import cells_of
 from games.temple_rush.moves import (
     PASS,
     WITHDRAW,
-    bag_region,
+    bag_tiling,
     bonus_choices,
     build_moves,
     candidates,
-    pair_counts,
     race_moves,
     top_two,
 )
@@ -325,10 +324,9 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
     round ends (its top two blocks are away)."""
     zone = move["zone"]
     pair = top_two(state["seats"][move["seat"]]["zones"][move["from_zone"]])
-    region = bag_region(state, seat, zone)
-    laid = tiling(region, pair_counts(pair)) or []
-    borrowed = [{"seat": move["seat"], "size": size, "cells": cells_of(mask)}
-                for size, mask in laid]
+    laid = bag_tiling(state, seat, zone, pair) or ()
+    borrowed = [{"seat": move["seat"], "size": mask.bit_count(), "cells": cells_of(mask)}
+                for mask in laid]
     state["seats"][seat]["powers"]["bag"] = "used"
     card = state["holders"][zone]
     state["completions"].append({
@@ -490,7 +488,8 @@ def _why_not(state: State, move: Move) -> str:
                 else "There is no lightning race now.")
     if kind == "place":
         return ("That block cannot go there: take the die's block (or a power's), lie inside "
-                "the silhouette on free cells, and touch your blocks in that zone.")
+                "the silhouette on free cells, and sit on or under one of your blocks in that "
+                "zone (side by side does not join).")
     if kind == "exchange":
         return ("You can exchange one of your placed blocks (this uses your turn) only when a "
                 "block from your supply can take its place in that temple.")
@@ -507,8 +506,8 @@ def _why_not(state: State, move: Move) -> str:
         return ("Choose one block of the temple you completed, of a size your bonus area lacks; "
                 "only after completing a temple.")
     if kind == "race":
-        return ("That block does not fit the lightning temple: it must touch your build and "
-                "leave the rest buildable from your blocks.")
+        return ("That block does not fit the lightning temple: it must sit on or under your "
+                "build and leave the rest buildable in one piece from your blocks.")
     return "That move is not possible now."
 
 

@@ -20,7 +20,7 @@ const POWERS = { hammer: "Hammer & Chisel", bag: "Bag", mortar: "Mortar", "hamme
 const POWER_TIPS = {
   hammer: "Hammer & Chisel: place a block of another size than your die shows, or swap a placed block for one of another size. Once per game.",
   bag: "Bag: borrow the top two blocks of another player's construction to finish one of your temples at once. Once per game.",
-  mortar: "Mortar: place a block that touches nothing in one zone; loose blocks are fine there until you complete its temple. Once per game.",
+  mortar: "Mortar: place a block joined to nothing in one zone; loose blocks are fine there until you complete its temple. Once per game.",
 };
 const DIRS = { flat: "Flat", upright: "On end" };
 const SIZES = [1, 2, 3, 4];
@@ -449,8 +449,8 @@ export default {
     return h("div", { class: "tr-controls", "data-testid": "tr-controls" },
       h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" }, prompt),
       mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
-      mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not touch the others in that zone; Mortar stays active there until you complete it.") : null,
-      mode === "hammer+mortar" ? h("p", { class: "hint" }, "Both tokens: a block of a size the die does not show, not touching the others in that zone. Both are spent (Mortar stays active there).") : null,
+      mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not sit on or under the others in that zone; Mortar stays active there until you complete it.") : null,
+      mode === "hammer+mortar" ? h("p", { class: "hint" }, "Both tokens: a block of a size the die does not show, not joined to the others in that zone. Both are spent (Mortar stays active there).") : null,
       mode === "chisel" ? h("p", { class: "hint" }, "The block goes back to your supply; then lay a block of another size from your supply "
         + "anywhere in that temple. The token is spent; you still play your die this round.") : null,
       !blockModes.has(mode) && sizes.length ? h("div", { class: "tr-pick", role: "group", "aria-label": "Block" },
@@ -536,7 +536,7 @@ function legend() {
   return h("details", { class: "legend tr-legend" },
     h("summary", {}, "How to play"),
     h("p", {}, "Each round everyone rolls a die and places the block it shows (★ = any size) into one of their build zones, "
-      + "all at the same time. Blocks must stay inside the temple's outline and touch your blocks already in that zone. "
+      + "all at the same time. Blocks must stay inside the temple's outline and sit on top of or under one of your blocks already in that zone (side by side does not join). "
       + "Pick a block size, turn it flat or on end, then press a + cell: that cell is the block's lowest, leftmost square."),
     h("p", {}, "Fill a temple exactly to win its card (Green 3, Blue 4, Red 5, Brown 6 points). Your largest new block size goes to "
       + "the bonus area (1–4 points). Each unused power token is worth 1 point at the end."),
