@@ -782,6 +782,24 @@ def test_during_the_race_only_race_moves_are_accepted():
     assert refused.value.code == "illegal_move" and "race" in refused.value.message
 
 
+def test_no_power_token_works_in_the_lightning_race():
+    """The race is played "without using the dice or the player boards", where the tokens lie
+    (RULES.md argues it): no power move is offered or accepted, and the tokens stay unused."""
+    state = build(lightning_table(), 0, 1, blk(4, 0, 0), blk(2, 1, 1))
+    assert all(set(m) <= {"type", "size", "col", "row", "dir"}
+               for m in GAME.legal_moves(state, 0)), "race moves carry no power"
+    for move in ({"type": "chisel", "zone": 1, "block": 3},
+                 {"type": "race", "size": 4, "col": 0, "row": 0, "dir": "flat",
+                  "power": "mortar"},
+                 place(1, 1, 1, 2, power="hammer")):
+        with pytest.raises(IllegalMove):
+            GAME.apply(state, 0, move, Random(0))
+    state = play(state, (1, {"type": "withdraw"}))
+    state = race_to_the_end(state, 0)
+    assert state["seats"][0]["powers"] == {"hammer": "unused", "bag": "unused",
+                                           "mortar": "unused"}
+
+
 @pytest.mark.parametrize("move", [
     {"type": "place", "zone": 0, "size": 1, "col": 0, "row": 0},
     {"type": "place", "zone": 0, "size": 1, "col": 0, "row": 0, "dir": "flat", "x": 1},
