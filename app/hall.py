@@ -152,6 +152,8 @@ class Hall:
         """After commit, in this process: push the room and its state to local sockets."""
         if self.cache is not None:
             self.cache.forget(code)
+        if not self.sockets.has_room(code):
+            return  # nobody here to tell (a join before any socket, the last socket closing)
         message = await self.room_message(code)
         if message is not None:
             self.sockets.push_room(code, message)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A ZIG_CMD for ../shared/bench/compare.sh: an empty schema on the bench database, then the server.
 #   ZIG_CMD="$PWD/bench/serve.sh" ../shared/bench/compare.sh
+#   WORKERS=2 ZIG_CMD="$PWD/bench/serve.sh" ../shared/bench/compare.sh   # HAProxy + 2 processes
 # compare.sh's own reset drops only the first five tables, so a second run would find the later
 # ones (admin_actions, …) and fail its migration: this drops and recreates schema `public`.
-# WORKERS=2 starts two uvicorn processes behind bench/proxy.py, which routes by room code.
+# WORKERS=N starts N uvicorn processes behind HAProxy with deploy/haproxy.cfg (room-code hash).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PORT=${ZIG_PORT:-18002}
@@ -16,11 +17,17 @@ UVICORN=("$ROOT/.venv/bin/uvicorn" app.main:app --host 127.0.0.1 --no-access-log
 if [ "$WORKERS" = 1 ]; then
   exec "${UVICORN[@]}" --port "$PORT"
 fi
-.venv/bin/python -c "from app.migrate import upgrade_to_head as u; import os; u(os.environ['DATABASE_URL'])"
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT TERM INT
+servers=""
 for i in $(seq 1 "$WORKERS"); do
-  "${UVICORN[@]}" --port $((PORT + i)) & pids+=($!)
+  "${UVICORN[@]}" --port $((PORT + i)) --proxy-headers & pids+=($!)
+  servers+="    server app$i 127.0.0.1:$((PORT + i))\n"
 done
-.venv/bin/python -m bench.proxy "$PORT" "$WORKERS" & pids+=($!)
+cfg=$(mktemp /tmp/zig-haproxy.XXXXXX.cfg)
+# The compose file's config, with this machine's ports and processes.
+sed -e "s/^    bind :8000/    bind 127.0.0.1:$PORT/" -e '/^    server /d' deploy/haproxy.cfg |
+  awk -v s="$servers" '{print} /^    (balance|hash-type consistent)/ && !/balance hash/ {printf "%s", s}' \
+  > "$cfg"
+haproxy -f "$cfg" & pids+=($!)
 wait -n
