@@ -104,7 +104,8 @@ async def watch(hall: Any, client: Client, delta: int) -> None:
     tell everyone in the room who is watching now."""
     async with hall.sessions() as session, session.begin():
         if delta > 0:
-            row = Watcher(room_code=client.room, player_id=client.player_id)
+            row = Watcher(room_code=client.room, player_id=client.player_id,
+                          origin=hall.origin)
             session.add(row)
             await session.flush()
             _watch_rows[client] = row.id

@@ -21,6 +21,8 @@ class Settings(BaseSettings):
     bot_delay_ms: int = 350
     # How long a seat's player may be gone mid-game before the others may vote a bot in.
     absent_grace_seconds: float = 60.0
+    # A process silent this long is taken for dead and its seats for disconnected.
+    presence_timeout_seconds: float = 60.0
     max_message_bytes: int = 16_384
     rate_per_second: float = 20.0
     rate_burst: int = 40

@@ -15,6 +15,7 @@ from app.clocks import TurnClocks
 from app.config import Settings
 from app.db import make_engine, make_sessionmaker
 from app.expiry import RoomSweeper
+from app.heartbeat import Heartbeat
 from app.hub import make_hub
 from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
@@ -45,6 +46,7 @@ class Hall:
         self.locks = RoomLocks(single_writer=settings.is_sqlite)
         self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
         self.clocks = TurnClocks(self)
+        self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
         self.sweeper = RoomSweeper(self)
         self._background: set[asyncio.Task[None]] = set()
@@ -56,10 +58,12 @@ class Hall:
         await self._wake_waiting_bots()
         self.clocks.start()
         self.sweeper.start()
+        await self.heartbeat.start()
 
     async def stop(self) -> None:
         await self.sweeper.stop()
         await self.clocks.stop()
+        await self.heartbeat.stop()
         await self.bots.stop()
         await self.hub.stop()
         if self.cache is not None:

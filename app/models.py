@@ -193,3 +193,30 @@ class Watcher(Base):
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
                                            index=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # The process holding the socket, so that a dead process's rows can be reaped.
+    origin: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class Process(Base):
+    """A running server process and its last heartbeat (app/presence.py)."""
+
+    __tablename__ = "processes"
+
+    origin: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatSocket(Base):
+    """One open seat socket and the process holding it: what a dead process's counts were.
+
+    No foreign key to rooms on purpose: checking one would share-lock the room row, and a
+    socket opening while the host starts the game (room locked, seats updated) would deadlock.
+    """
+
+    __tablename__ = "seat_sockets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    origin: Mapped[str] = mapped_column(String(16), index=True)
+    room_code: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

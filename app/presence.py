@@ -12,42 +12,22 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
-from sqlalchemy import case, update
-
 from app import chat
-from app.models import Seat, utcnow
+from app.heartbeat import seat_connected, seat_disconnected
 from app.sockets import Client
 
 if TYPE_CHECKING:
     from app.hall import Hall
 
 
-async def count_connection(hall: Hall, code: str, seat: int, player_id: str | None,
-                           delta: int) -> None:
-    """Count a seat's socket in or out (for every process), then push the room and state.
-
-    This process's own tally of what it counted (`Hall.register`) grows only after the count
-    committed and shrinks before it is taken back, so it never exceeds the database's."""
-    if delta < 0:
-        hall.register(code, delta)
-    async with hall.sessions() as session, session.begin():
-        counted = await session.execute(update(Seat).where(
-            Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id,
-            Seat.connections + delta >= 0).values(
-                connections=Seat.connections + delta,
-                # the last connection closing starts the absence grace period (app.absence)
-                absent_since=case((Seat.connections + delta <= 0, utcnow()), else_=None)))
-        await hall.room_changed(code, session)
-    if delta > 0 and counted.rowcount:
-        hall.register(code, delta)
-    await hall.after_room_change(code)
-
-
 async def _count(hall: Hall, client: Client, seat: int | None, delta: int) -> None:
-    if seat is not None:
-        await count_connection(hall, client.room, seat, client.player_id, delta)
-    else:
+    if seat is None:
         await chat.watch(hall, client, delta)
+    elif delta > 0:
+        client.ledger = await seat_connected(hall, client.room, seat, client.player_id)
+    else:
+        ledger, client.ledger = client.ledger, None
+        await seat_disconnected(hall, client.room, seat, client.player_id, ledger)
 
 
 async def _sync(hall: Hall, client: Client) -> None:

@@ -40,6 +40,7 @@ class Client:
     counted: bool = False
     counted_seat: int | None = None
     recount: asyncio.Task[None] | None = None
+    ledger: int | None = None  # its row of seat_sockets while it counts on a seat (app.heartbeat)
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")
 
     def wants(self, snap: Snapshot) -> bool:

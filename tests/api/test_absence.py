@@ -7,6 +7,7 @@ after every process restarted.
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -142,12 +143,42 @@ async def test_a_vote_crosses_processes_and_outlives_a_restart() -> None:
             room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"],
                                   json={"seat": 2})
             assert room["seats"][2]["replaced"]["name"] == "Cy"
-            for conn in conns:
-                await conn.close()
-            await api.close()
-        with running_server(url, **GRACE) as last:
-            api = Api(last.url)
             room = await api.call("POST", f"/api/rooms/{code}/reclaim", people[2]["token"])
             assert room["seats"][2]["player"]["name"] == "Cy"
             assert [h["kind"] for h in room["handovers"]] == ["bot", "back"]
+            for conn in conns:
+                await conn.close()
             await api.close()
+
+
+async def test_a_crashed_process_gives_its_seats_back() -> None:
+    """A process killed with sockets open: another process notices it stopped beating, takes
+    its sockets off the counts, and the table can vote."""
+    fast = {**GRACE, "PRESENCE_TIMEOUT_SECONDS": "2"}
+    with postgres_database() as url, running_server(url, **fast) as two:
+        survivor = Api(two.url)
+        with running_server(url, **fast) as one:
+            doomed = Api(one.url)
+            people = [await survivor.player(n) for n in ("Ann", "Bo")]
+            code = await survivor.room_with("gem-pyramid", people)
+            lost = await doomed.connect(code, people[0]["token"])
+            bo = await survivor.connect(code, people[1]["token"])
+            await survivor.start(code, people[0])
+            fan = await doomed.connect(code)
+            await bo.until(lambda c: c.room and all(s["connected"] for s in c.room["seats"]))
+            await bo.until(lambda c: c.watchers is not None and c.watchers["count"] == 1)
+            assert one.proc is not None
+            one.proc.send_signal(signal.SIGKILL)
+            one.proc.wait(10)
+            for conn in (lost, fan):
+                assert conn.reader is not None
+                conn.reader.cancel()
+            await doomed.close()
+        await bo.until(lambda c: not c.room["seats"][0]["connected"])
+        await bo.until(lambda c: c.watchers["count"] == 0)
+        await _until_vote_opens(bo, 0)
+        room = await survivor.call("POST", f"/api/rooms/{code}/vote", people[1]["token"],
+                                   json={"seat": 0})
+        assert room["seats"][0]["replaced"]["name"] == "Ann"
+        await bo.close()
+        await survivor.close()

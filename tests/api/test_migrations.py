@@ -31,5 +31,6 @@ def test_upgrade_downgrade_upgrade(kind: str) -> None:
         assert asyncio.run(_tables(url)) == set()
         command.upgrade(config, "head")
         tables = {"players", "rooms", "seats", "moves", "admin_actions", "chat_messages",
-                  "watchers", "seat_votes", "handovers"}
+                  "watchers", "seat_votes", "handovers",
+                  "processes", "seat_sockets"}
         assert tables <= asyncio.run(_tables(url))
