@@ -2,6 +2,8 @@
 // log lines saying who was replaced and who came back. All of it is read from the room message.
 import { h, replace } from "./ui.js";
 
+const RETURN_SHOWN_MS = 60_000; // how long "X is back" stays under the banner
+
 /** Seconds until `iso`, rounded up; 0 once it has passed. */
 function secondsUntil(iso) {
   return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
@@ -21,17 +23,19 @@ export class AbsenceNotice {
     this.page = page;
     this.el = h("div", { class: "absence", "data-testid": "absence", role: "status" });
     this.waitingOn = null; // a grace period being counted down: redraw when it ends
+    this.showingReturn = false; // an "X is back" line: redraw when it is old news
   }
 
-  /** Called once a second: redraw only when a countdown is showing. */
+  /** Called once a second: redraw only when something on show changes with time. */
   tick() {
-    if (this.waitingOn) this.update();
+    if (this.waitingOn !== null || this.showingReturn) this.update();
   }
 
   update() {
     const { room } = this.page;
     const player = this.page.me();
     this.waitingOn = null;
+    this.showingReturn = false;
     if (!room || room.status !== "active") {
       replace(this.el, room?.status === "finished" ? this.replacedLine(room, player, false) : null);
       return;
@@ -48,7 +52,17 @@ export class AbsenceNotice {
           `A bot is playing for ${seat.replaced.name}, who was away; they can take the seat back when they return.`));
       }
     }
+    lines.push(this.returnLine(room));
     replace(this.el, lines);
+  }
+
+  /** For a minute after a player takes their seat back, everyone reads that they are back. */
+  returnLine(room) {
+    const last = room.handovers?.[room.handovers.length - 1];
+    if (last?.kind !== "back" || Date.now() - Date.parse(last.at) > RETURN_SHOWN_MS) return null;
+    this.showingReturn = true;
+    return h("p", { class: "absence-line back", "data-testid": "returned" },
+      `${last.player.name} is back and plays their own seat again.`);
   }
 
   /** The banner for the player whose seat a bot took: why, and the way back. */

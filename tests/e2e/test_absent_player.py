@@ -47,6 +47,8 @@ def test_the_table_votes_a_bot_in_and_the_player_takes_the_seat_back(open_client
     expect(cy.page.get_by_test_id("replaced-me")).to_have_count(0)
     expect(ann.page.get_by_test_id("handover-line").first).to_have_text(
         "Cy is back and took the seat over from the bot.")
+    expect(ann.page.get_by_test_id("returned")).to_have_text(
+        "Cy is back and plays their own seat again.")
     expect(ann.page.locator("[data-testid=player][data-seat='1'] .dot.open")).to_be_visible()
     cy.shot("absent-player-back")
     assert not ann.page_errors and not cy.page_errors
