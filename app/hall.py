@@ -152,8 +152,10 @@ class Hall:
         """
         await self.hub.notify_in(session, f"{'reset' if reset else 'room'}:{code}:{self.origin}")
 
-    async def after_room_change(self, code: str, force_state: bool = False) -> None:
-        """After commit, in this process: push the room and its state to local sockets."""
+    async def after_room_change(self, code: str, force_state: bool = False,
+                                state: bool = True) -> None:
+        """After commit, in this process: push the room and its state (`state`: unless the
+        change cannot have touched it) to local sockets."""
         if self.cache is not None:
             self.cache.forget(code)
         if not self.sockets.has_room(code):
@@ -161,7 +163,7 @@ class Hall:
         message = await self.room_message(code)
         if message is not None:
             self.sockets.push_room(code, message)
-        snap = await self.load_snapshot(code)
+        snap = await self.load_snapshot(code) if state else None
         if snap is not None:
             self.push(snap, force=force_state)
 

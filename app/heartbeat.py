@@ -60,7 +60,7 @@ async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | N
             return
         await _uncount(session, code, seat, player_id, 1)
         await hall.room_changed(code, session)
-    await hall.after_room_change(code)
+    await hall.after_room_change(code, state=False)  # a socket gone leaves the state as is
 
 
 async def _uncount(session: AsyncSession, code: str, seat: int, player_id: str | None,

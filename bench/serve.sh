@@ -10,7 +10,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PORT=${ZIG_PORT:-18002}
 WORKERS=${WORKERS:-1}
 : "${DATABASE_URL:?set by compare.sh}"
-psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" >/dev/null
+psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" 2>/dev/null
 cd "$ROOT"
 UVICORN=("$ROOT/.venv/bin/uvicorn" app.main:app --host 127.0.0.1 --no-access-log
          --ws-max-size 65536)

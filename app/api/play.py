@@ -111,11 +111,14 @@ def _check_caps(hall: Hall, code: str, identity: str, anonymous: bool) -> None:
 
 
 async def _greet(hall: Hall, client: Client) -> None:
-    """A (re)connecting client gets the room and the current state at once."""
+    """A (re)connecting client gets the room and the current state at once.
+
+    A seat's connection count change already pushes both to every local socket, this one
+    included; only what it has not been sent yet is read here."""
     if client.seat is not None:
         await presence.follow(hall, client)
-    room = await hall.room_message(client.room)
-    snap = await hall.load_snapshot(client.room)
+    room = None if client.room_sent else await hall.room_message(client.room)
+    snap = None if client.sent is not None else await hall.load_snapshot(client.room)
     if room is not None:
         hall.sockets.push_room(client.room, room, only=client)
     if snap is not None:
