@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.absence import BOT_KIND, absence_payload
 from app.errors import ApiError
-from app.models import MoveRow, Player, Room, Seat, utcnow
+from app.models import Handover, MoveRow, Player, Room, Seat, utcnow
 from app.roomcache import CachedRoom
 from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
 from games import REGISTRY, Game, IllegalMove
@@ -206,6 +206,8 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
     seat.connections = 0
     if room.status == "active":
         seat.bot = BOT_KIND
+        session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
+                             kind="bot", cause="left", player_id=player.id))
     humans = [s for s in seats if s.player_id]
     if room.host_id == player.id:
         if humans:

@@ -14,6 +14,7 @@ export function handoverText(handover) {
   const who = handover.player.name;
   if (handover.kind === "back") return `${who} is back and took the seat over from the bot.`;
   if (handover.cause === "vote") return `${who} was away: the other players voted a bot into the seat.`;
+  if (handover.cause === "left") return `${who} left the game; a bot plays the seat.`;
   return `${who}'s seat was handed to a bot by the admin.`;
 }
 

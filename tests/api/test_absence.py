@@ -98,6 +98,18 @@ async def test_votes_are_refused_where_they_make_no_sense(api: Api) -> None:
         await conn.close()
 
 
+async def test_a_player_who_leaves_mid_game_is_in_the_log_and_cannot_reclaim(api: Api) -> None:
+    code, people, conns = await _table(api, 2)
+    room = await api.call("POST", f"/api/rooms/{code}/leave", people[1]["token"])
+    assert [(h["seat"], h["kind"], h["cause"]) for h in room["handovers"]] == [(1, "bot", "left")]
+    assert room["seats"][1]["replaced"] is None, "leaving is for good"
+    await conns[0].until(lambda c: len(c.room["handovers"]) == 1)
+    body = await api.call("POST", f"/api/rooms/{code}/reclaim", people[1]["token"], 409)
+    assert body["error"]["code"] == "nothing_to_reclaim"
+    for conn in conns:
+        await conn.close()
+
+
 async def test_a_vote_lapses_when_the_absent_player_comes_back(api: Api) -> None:
     code, people, conns = await _table(api, 3)
     await conns[2].close()
