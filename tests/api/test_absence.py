@@ -80,6 +80,11 @@ async def test_a_majority_hands_an_absent_seat_to_a_bot_and_the_player_takes_it_
     await conns[0].until(lambda c: len(c.room["handovers"]) == 2)
     again = await api.call("POST", f"/api/rooms/{code}/reclaim", people[2]["token"], 409)
     assert again["error"]["code"] == "nothing_to_reclaim"
+    for mover in (conns[0], conns[1], back):  # and Cy plays the seat again, in turn
+        await mover.until(lambda c: bool(c.state["legal_moves"]))
+        reply = await mover.move(mover.state["legal_moves"][0])
+        assert reply["type"] == "ack", reply
+    assert back.state["seat"] == 2
     for conn in [*conns[:2], back]:
         await conn.close()
 
