@@ -106,6 +106,7 @@ class SolomonsTemple:
             "resume": None,
             "die": None,
             "listened": False,
+            "sack": 0,
             "turn_limit": limit,
             "winner": None,
             "reason": "",
@@ -175,6 +176,7 @@ class SolomonsTemple:
             "built": state["built"],
             "die": dict(state["die"]) if state["die"] else None,
             "listened": state["listened"],
+            "sack": state["sack"],
             "moved": list(state["moved"]),
             "carded": list(state["carded"]),
             "winner": state["winner"],
@@ -213,6 +215,8 @@ class SolomonsTemple:
         if kind == "destroy":
             what = "the Temple" if move["target"] == "temple" else f"gate {move['target'] + 1}"
             return f"sent army {move['army'] + 1} to destroy {what}"
+        if kind == "sack":
+            return f"carried {card} off the Temple, back into its owner's draw pile"
         if kind == "passage":
             return f"led army {move['army'] + 1} through a Secret Passage"
         if kind == "siege":
@@ -664,21 +668,36 @@ def _apply_destroy(state: State, seat: int, move: Move, rng: Random) -> list[Eve
         if _gate_threat(state):
             _open_instant(state, "military")
         return [Event(f"Gate {move['target'] + 1} of Seat {target + 1} is open again.")]
-    lost = state["furnishings"][target][-2:]
-    state["furnishings"][target] = state["furnishings"][target][:-2]
-    state["deck"][target] += lost
-    rng.shuffle(state["deck"][target])
     texts = [f"The Temple of Seat {target + 1} is sacked"]
-    texts.append(
-        f"{' and '.join(lost)} go back into the draw pile" if lost else "no Furnishing stood"
-    )
     prophet = state["play"][target]["prophet"]
     if prophet:
         state["play"][target]["prophet"] = None
         state["discard"][target].append(prophet)
         texts.append(f"{prophet} is carried off")
     _remove_army(state, target, move["army"])
-    return [Event("; ".join(texts) + ".", data={"lost": lost})]
+    state["sack"] = min(2, len(state["furnishings"][target]))
+    if state["sack"]:
+        state["step"] = "sack"
+        texts.append(f"Seat {seat + 1} chooses {state['sack']} Furnishing(s) to carry off")
+    else:
+        texts.append("no Furnishing stood")
+    return [Event("; ".join(texts) + ".")]
+
+
+def _legal_sack(state: State, seat: int) -> list[Move]:
+    """The attacker picks the Furnishings a Destruction on the Temple sends back, one a move."""
+    return [{"type": "sack", "card": c} for c in _distinct(state["furnishings"][1 - seat])]
+
+
+def _apply_sack(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    target = 1 - seat
+    state["furnishings"][target].remove(move["card"])
+    state["deck"][target].append(move["card"])
+    rng.shuffle(state["deck"][target])
+    state["sack"] -= 1
+    if not state["sack"]:
+        state["step"] = "military"
+    return []
 
 
 def _apply_passage(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -1033,7 +1052,7 @@ def _why_not(state: State, move: Any) -> str:
     if (
         card is not None
         and card not in state["hand"][state["actor"]]
-        and kind not in ("levite", "peace_take", "fast_take")
+        and kind not in ("levite", "peace_take", "fast_take", "sack")
     ):
         return f"You hold no {card!s}."
     reasons = {
@@ -1048,6 +1067,7 @@ def _why_not(state: State, move: Any) -> str:
         "place": "Place a piece whose Structure stands, or a Guarded Gate on an open gate.",
         "discard": "Phase IV: discard up to two cards, then end the turn.",
         "peace_take": "Peace Offering: take a good card from your draw pile.",
+        "sack": "Destruction: choose a Furnishing of the sacked Temple.",
         "peace_give": "Peace Offering: give back a good card from your hand.",
     }
     return f"{kind!s} is not allowed now. {reasons.get(step, '')}"
@@ -1066,6 +1086,7 @@ _LEGAL = {
     "discard": _legal_discard,
     "peace_take": _legal_peace_take,
     "peace_give": _legal_peace_give,
+    "sack": _legal_sack,
 }
 _APPLY = {
     "play": _apply_play,
@@ -1098,4 +1119,5 @@ _APPLY = {
     "end_turn": _apply_end_turn,
     "peace_take": _apply_peace_take,
     "peace_give": _apply_peace_give,
+    "sack": _apply_sack,
 }

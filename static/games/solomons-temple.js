@@ -10,9 +10,12 @@ const STEP = {
   place: "Phase III: place a piece", discard: "Phase IV: discard up to two",
   peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
   instant: "Your opponent's turn: play an instant now?",
+  sack: "The Temple is sacked: choose a Furnishing to carry off",
   over: "Game over",
 };
 const WINDOWS = new Set(["defend", "sin", "answer", "blemish", "instant"]);
+// Steps that ask the player on turn to choose (shown as a prompt like a window).
+const CHOICES = new Set(["sack"]);
 const COMPASS = { n: "north", s: "south", e: "east", w: "west" };
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];
@@ -32,6 +35,7 @@ function label(m) {
     case "army": return "Place a Babylonian Army";
     case "move": return `Army ${m.army + 1} ${COMPASS[m.dir]}`;
     case "destroy": return `Army ${m.army + 1} destroys ` + (m.target === "temple" ? "the Temple" : `gate ${m.target + 1}`);
+    case "sack": return `Carry off ${card}`;
     case "passage": return `Army ${m.army + 1}: Secret Passage`;
     case "siege": return "Lay Siege";
     case "siege_break": return `Siege breaks gate ${m.gate + 1}`;
@@ -135,11 +139,12 @@ export default {
   render(container, view, ctx) {
     const actor = view.actor;
     const mine = ctx.seat !== null && ctx.seat === actor;
-    const window = WINDOWS.has(view.step);
+    const window = WINDOWS.has(view.step) || CHOICES.has(view.step);
     const who = actor === null ? "" : `${ctx.name(actor)} to move`;
     const prompt = window && mine
       ? h("div", { class: "st-prompt", "data-testid": "window" }, STEP[view.step],
-          view.step === "blemish" && view.offering ? ` (${view.offering})` : view.sin ? ` (${view.sin})` : "")
+          view.step === "blemish" && view.offering ? ` (${view.offering})`
+            : view.step === "sack" ? ` (${view.sack} left)` : view.sin ? ` (${view.sin})` : "")
       : "";
     const die = view.die
       ? h("div", { class: "st-die", "data-testid": "die" },

@@ -353,8 +353,31 @@ def test_destruction_of_a_gate_and_of_the_temple() -> None:
         m for m in GAME.legal_moves(state, 0) if m.get("army") == 0 and m["type"] == "destroy"
     ], "one Destruction per army"
     state = act(state, 0, {"type": "destroy", "army": 1, "target": "temple"})
-    assert state["furnishings"][1] == ["Golden Lampstand"]
     assert state["play"][1]["prophet"] is None and len(state["armies"][1]) == 1
+
+
+def test_the_attacker_chooses_the_two_furnishings_a_destruction_carries_off() -> None:
+    state = table(["Destruction"], step="military")
+    state["armies"][1] = [[3, 2]]
+    state["structures"][1] = ["Main Hall"]
+    state["furnishings"][1] = ["Golden Lampstand", "Table of Showbread", "Altar of Incense"]
+    state = act(state, 0, {"type": "destroy", "army": 0, "target": "temple"})
+    assert state["step"] == "sack" and state["actor"] == 0
+    assert {m["card"] for m in GAME.legal_moves(state, 0)} == set(state["furnishings"][1])
+    state = act(state, 0, {"type": "sack", "card": "Golden Lampstand"})
+    state = act(state, 0, {"type": "sack", "card": "Table of Showbread"})
+    assert state["furnishings"][1] == ["Altar of Incense"] and state["step"] == "military"
+    assert state["deck"][1].count("Golden Lampstand") == 2  # the table kept one in the pile
+
+
+def test_a_destruction_on_a_temple_with_one_furnishing_takes_that_one() -> None:
+    state = table(["Destruction"], step="military")
+    state["armies"][1] = [[3, 2]]
+    state["structures"][1] = ["Porch"]
+    state["furnishings"][1] = ["Bronze Sea"]
+    state = act(state, 0, {"type": "destroy", "army": 0, "target": "temple"})
+    state = act(state, 0, {"type": "sack", "card": "Bronze Sea"})
+    assert state["furnishings"][1] == [] and state["step"] == "military"
 
 
 def test_secret_passage_goes_through_a_guarded_gate() -> None:
