@@ -27,6 +27,7 @@ from games.protocol import (
 from games.solomons_temple import board
 from games.solomons_temple.data import (
     ARMY_TOKENS,
+    COLS,
     COUNTS,
     ENTRY,
     FURNISHINGS,
@@ -34,6 +35,7 @@ from games.solomons_temple.data import (
     GOOD,
     HAND,
     PROPHETS,
+    ROWS,
     SINS,
     STRUCTURES,
     TEXT,
@@ -107,6 +109,7 @@ class SolomonsTemple:
             "die": None,
             "listened": False,
             "sack": 0,
+            "relocate": [],
             "turn_limit": limit,
             "winner": None,
             "reason": "",
@@ -177,6 +180,7 @@ class SolomonsTemple:
             "die": dict(state["die"]) if state["die"] else None,
             "listened": state["listened"],
             "sack": state["sack"],
+            "relocate": list(state["relocate"]),
             "moved": list(state["moved"]),
             "carded": list(state["carded"]),
             "winner": state["winner"],
@@ -215,6 +219,11 @@ class SolomonsTemple:
         if kind == "destroy":
             what = "the Temple" if move["target"] == "temple" else f"gate {move['target'] + 1}"
             return f"sent army {move['army'] + 1} to destroy {what}"
+        if kind == "relocate" and move.get("stay"):
+            return f"left army {move['army'] + 1} where it stands"
+        if kind == "relocate":
+            where = f"row {move['row'] + 1}, column {move['col'] + 1}"
+            return f"re-located army {move['army'] + 1} to {where}"
         if kind == "sack":
             return f"carried {card} off the Temple, back into its owner's draw pile"
         if kind == "passage":
@@ -763,15 +772,37 @@ def _apply_israelite(state: State, seat: int, move: Move, rng: Random) -> list[E
         _use(state, seat, "Israelite Army")
         armies.clear()
         _end_siege(state, 1 - seat)
-        text = "All Babylonian armies are routed."
-    else:
-        for cell in armies:
-            if board.inside(tuple(cell)):
-                free = [c for c in (0, 4, 1, 3, 2) if not _army_at(state, seat, (0, c))]
-                cell[0], cell[1] = 0, free[0]
-        text = "The armies inside the walls are driven back outside."
-    _to_build(state)
-    return [Event(text)]
+        _to_build(state)
+        return [Event("All Babylonian armies are routed.")]
+    state["relocate"] = [i for i, cell in enumerate(armies) if board.inside(tuple(cell))]
+    if not state["relocate"]:
+        return [Event("No army stands inside the walls.")]
+    state["step"] = "relocate"
+    return [Event(f"Seat {seat + 1} re-locates the armies inside the walls, one by one.")]
+
+
+def _legal_relocate(state: State, seat: int) -> list[Move]:
+    """Where the next army inside the walls may go: any free space an army may stand on (book:
+    "any space on the board", "No Armies may be placed on the same spot"), or where it is."""
+    index = state["relocate"][0]
+    here = tuple(state["armies"][seat][index])
+    moves: list[Move] = []
+    for r in range(ROWS):
+        for c in range(COLS):
+            if (r, c) != here and board.passable((r, c), state["guarded"][seat]) and not (
+                _army_at(state, seat, (r, c))
+            ):
+                moves.append({"type": "relocate", "army": index, "row": r, "col": c})
+    stay = {"type": "relocate", "army": index, "row": here[0], "col": here[1], "stay": True}
+    return [*moves, stay]
+
+
+def _apply_relocate(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["armies"][seat][move["army"]] = [move["row"], move["col"]]
+    state["relocate"].pop(0)
+    if not state["relocate"]:
+        state["step"] = "defend"  # more Israelite Armies may follow ("as many as you wish")
+    return []
 
 
 def _to_build(state: State) -> None:
@@ -1068,6 +1099,7 @@ def _why_not(state: State, move: Any) -> str:
         "discard": "Phase IV: discard up to two cards, then end the turn.",
         "peace_take": "Peace Offering: take a good card from your draw pile.",
         "sack": "Destruction: choose a Furnishing of the sacked Temple.",
+        "relocate": "Israelite Army: choose a free space for the next army inside the walls.",
         "peace_give": "Peace Offering: give back a good card from your hand.",
     }
     return f"{kind!s} is not allowed now. {reasons.get(step, '')}"
@@ -1087,6 +1119,7 @@ _LEGAL = {
     "peace_take": _legal_peace_take,
     "peace_give": _legal_peace_give,
     "sack": _legal_sack,
+    "relocate": _legal_relocate,
 }
 _APPLY = {
     "play": _apply_play,
@@ -1120,4 +1153,5 @@ _APPLY = {
     "peace_take": _apply_peace_take,
     "peace_give": _apply_peace_give,
     "sack": _apply_sack,
+    "relocate": _apply_relocate,
 }

@@ -11,11 +11,18 @@ const STEP = {
   peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
   instant: "Your opponent's turn: play an instant now?",
   sack: "The Temple is sacked: choose a Furnishing to carry off",
+  relocate: "Israelite Army: choose where the marked army goes",
   over: "Game over",
 };
 const WINDOWS = new Set(["defend", "sin", "answer", "blemish", "instant"]);
 // Steps that ask the player on turn to choose (shown as a prompt like a window).
-const CHOICES = new Set(["sack"]);
+const CHOICES = new Set(["sack", "relocate"]);
+
+function where(r, c) {
+  if (r === 0) return `outside the wall, column ${c + 1}`;
+  if (r === 1) return `gate ${GATES.indexOf(c) + 1}`;
+  return `in the city, row ${r + 1}, column ${c + 1}`;
+}
 const COMPASS = { n: "north", s: "south", e: "east", w: "west" };
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];
@@ -36,6 +43,7 @@ function label(m) {
     case "move": return `Army ${m.army + 1} ${COMPASS[m.dir]}`;
     case "destroy": return `Army ${m.army + 1} destroys ` + (m.target === "temple" ? "the Temple" : `gate ${m.target + 1}`);
     case "sack": return `Carry off ${card}`;
+    case "relocate": return m.stay ? `Army ${m.army + 1} stays where it is` : `Army ${m.army + 1} → ${where(m.row, m.col)}`;
     case "passage": return `Army ${m.army + 1}: Secret Passage`;
     case "siege": return "Lay Siege";
     case "siege_break": return `Siege breaks gate ${m.gate + 1}`;
@@ -83,6 +91,8 @@ function boardGrid(side, seat, view) {
       }
       if (r === 4 && TEMPLE.includes(c)) { cls += " st-temple"; text = "T"; }
       if (army >= 0) { cls += " st-army"; text = `A${army + 1}`; }
+      if (army >= 0 && view.step === "relocate" && view.relocate[0] === army
+          && seat !== view.turn) { cls += " st-marked"; text = `▶A${army + 1}`; }
       cells.push(h("span", { class: cls, "aria-label": army >= 0 ? `army ${army + 1}` : "" }, text));
     }
   }
@@ -144,7 +154,9 @@ export default {
     const prompt = window && mine
       ? h("div", { class: "st-prompt", "data-testid": "window" }, STEP[view.step],
           view.step === "blemish" && view.offering ? ` (${view.offering})`
-            : view.step === "sack" ? ` (${view.sack} left)` : view.sin ? ` (${view.sin})` : "")
+            : view.step === "sack" ? ` (${view.sack} left)`
+            : view.step === "relocate" ? ` (army ${view.relocate[0] + 1}; ${view.relocate.length} left)`
+            : view.sin ? ` (${view.sin})` : "")
       : "";
     const die = view.die
       ? h("div", { class: "st-die", "data-testid": "die" },

@@ -404,9 +404,33 @@ def test_one_israelite_army_drives_armies_out_two_rout_them() -> None:
     state["actor"] = 1
     state["armies"][1] = [[2, 2], [0, 2], [3, 0]]
     one = act(state, 1, {"type": "israelite"})
-    assert all(cell[0] == 0 for cell in one["armies"][1]) and one["step"] == "build"
+    assert one["step"] == "relocate" and one["actor"] == 1
+    one = act(one, 1, {"type": "relocate", "army": 0, "row": 0, "col": 0})
+    one = act(one, 1, {"type": "relocate", "army": 2, "row": 0, "col": 4})
+    assert one["armies"][1] == [[0, 0], [0, 2], [0, 4]] and one["step"] == "defend"
     two = act(state, 1, {"type": "israelite2"})
     assert two["armies"][1] == []
+
+
+def test_israelite_army_relocation_is_the_defenders_choice_one_army_at_a_time() -> None:
+    state = table([], ["Israelite Army"], step="defend")
+    state["actor"] = 1
+    state["guarded"][1] = [True, False, False]
+    state["armies"][1] = [[3, 3], [0, 2], [2, 0]]
+    state = act(state, 1, {"type": "israelite"})
+    legal = GAME.legal_moves(state, 1)
+    assert {m["army"] for m in legal} == {0}, "inside armies go one at a time, in order"
+    cells = {(m["row"], m["col"]) for m in legal}
+    assert (0, 2) not in cells and (2, 0) not in cells, "no two armies on one spot"
+    assert (1, 0) not in cells and (1, 1) not in cells and (4, 2) not in cells
+    assert {(0, 0), (1, 2), (3, 3), (4, 4)} <= cells, "any space, or where it stands"
+    assert legal[-1] == {"type": "relocate", "army": 0, "row": 3, "col": 3, "stay": True}
+    state = act(state, 1, {"type": "relocate", "army": 0, "row": 4, "col": 4})
+    assert {m["army"] for m in GAME.legal_moves(state, 1)} == {2}
+    state = act(state, 1, {"type": "relocate", "army": 2, "row": 2, "col": 0, "stay": True})
+    assert state["armies"][1] == [[4, 4], [0, 2], [2, 0]]
+    assert state["step"] == "defend" and kinds(state, 1) == {"pass"}
+    assert act(state, 1, {"type": "pass"})["step"] == "build"
 
 
 def test_the_defend_window_opens_without_an_israelite_army() -> None:
