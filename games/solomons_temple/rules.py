@@ -98,6 +98,8 @@ class SolomonsTemple:
             "armies": [[], []],
             "moved": [],
             "carded": [],
+            "wrecked": [],
+            "wrecking": False,
             "built": 0,
             "sin": None,
             "grain": False,
@@ -183,6 +185,8 @@ class SolomonsTemple:
             "relocate": list(state["relocate"]),
             "moved": list(state["moved"]),
             "carded": list(state["carded"]),
+            "wrecked": list(state["wrecked"]),
+            "wrecking": state["wrecking"],
             "winner": state["winner"],
             "reason": state["reason"],
             "texts": {name: TEXT[name] for name in COUNTS},
@@ -228,6 +232,8 @@ class SolomonsTemple:
             return f"carried {card} off the Temple, back into its owner's draw pile"
         if kind == "passage":
             return f"led army {move['army'] + 1} through a Secret Passage"
+        if kind == "siege_move":
+            return f"moved army {move['army'] + 1} {COMPASS[move['dir']]} after the siege"
         if kind == "siege":
             return "laid siege"
         if kind == "siege_break":
@@ -593,12 +599,38 @@ def _apply_to_military(state: State, seat: int, move: Move, rng: Random) -> list
 
 
 def _legal_military(state: State, seat: int) -> list[Move]:
+    """Step 2 (armies, moves, Lay Siege, Secret Passages) until the first Destruction; then only
+    step 3, one Destruction per army (book: "After step 2, Destruction cards are played")."""
+    target = 1 - seat
+    siege = state["play"][seat]["siege"]
+    moves: list[Move] = [{"type": "end_military"}]
+    if siege >= 2:  # "discard Lay Siege any time during the Military Phase on subsequent turns"
+        moves.append({"type": "drop_siege"})
+    if not state["wrecking"]:
+        moves += _step_two(state, seat)
+    if "Destruction" not in state["hand"][seat] or 0 < siege < 3:
+        return moves  # while the siege counts no card is played on an army
+    guarded = state["guarded"][target]
+    for i, cell in enumerate(state["armies"][target]):
+        here = tuple(cell)
+        if i in state["wrecked"]:
+            continue
+        for g in range(3):
+            if guarded[g] and board.next_to(here, (1, GATES[g])):
+                moves.append({"type": "destroy", "army": i, "target": g})
+        if board.next_to_temple(here) and state["structures"][target]:
+            moves.append({"type": "destroy", "army": i, "target": "temple"})
+    return moves
+
+
+def _step_two(state: State, seat: int) -> list[Move]:
+    """New armies, one space per army, Lay Siege and its gate, one Secret Passage per army."""
     target = 1 - seat
     armies = state["armies"][target]
     hand = set(state["hand"][seat])
     guarded = state["guarded"][target]
     siege = state["play"][seat]["siege"]
-    moves: list[Move] = [{"type": "end_military"}]
+    moves: list[Move] = []
     if (
         "Babylonian Army" in hand
         and len(armies) < ARMY_TOKENS
@@ -607,30 +639,28 @@ def _legal_military(state: State, seat: int) -> list[Move]:
         moves.append({"type": "army"})
     if "Lay Siege" in hand and not siege and len(armies) >= 2:
         moves.append({"type": "siege"})
-    if siege:
-        moves.append({"type": "drop_siege"})
     if siege >= 3:
         moves += [{"type": "siege_break", "gate": g} for g in range(3) if guarded[g]]
     for i, cell in enumerate(armies):
-        here = tuple(cell)
         if i not in state["moved"]:
-            for d, (dr, dc) in board.DIRS.items():
-                to = (here[0] + dr, here[1] + dc)
-                if board.passable(to, guarded) and not _army_at(state, target, to):
-                    moves.append({"type": "move", "army": i, "dir": d})
-        if i in state["carded"] or (siege and siege < 3):
+            moves += _steps(state, target, i, "move")
+        if i in state["carded"] or 0 < siege < 3 or "Secret Passage" not in hand:
             continue
-        if "Destruction" in hand:
-            for g in range(3):
-                if guarded[g] and board.next_to(here, (1, GATES[g])):
-                    moves.append({"type": "destroy", "army": i, "target": g})
-            if board.next_to_temple(here) and state["structures"][target]:
-                moves.append({"type": "destroy", "army": i, "target": "temple"})
-        if "Secret Passage" in hand:
-            for g in range(3):
-                other = _through(here, g)
-                if guarded[g] and other and not _army_at(state, target, other):
-                    moves.append({"type": "passage", "army": i})
+        for g in range(3):
+            other = _through(tuple(cell), g)
+            if guarded[g] and other and not _army_at(state, target, other):
+                moves.append({"type": "passage", "army": i})
+    return moves
+
+
+def _steps(state: State, target: int, i: int, kind: str) -> list[Move]:
+    """One-space moves of army `i` on `target`'s board onto free spaces it may stand on."""
+    here = state["armies"][target][i]
+    moves: list[Move] = []
+    for d, (dr, dc) in board.DIRS.items():
+        to = (here[0] + dr, here[1] + dc)
+        if board.passable(to, state["guarded"][target]) and not _army_at(state, target, to):
+            moves.append({"type": kind, "army": i, "dir": d})
     return moves
 
 
@@ -663,19 +693,18 @@ def _apply_move(state: State, seat: int, move: Move, rng: Random) -> list[Event]
 def _remove_army(state: State, board_seat: int, index: int) -> None:
     """An army token goes home; indices in this turn's bookkeeping shift down past it."""
     del state["armies"][board_seat][index]
-    for key in ("moved", "carded"):
+    for key in ("moved", "carded", "wrecked"):
         state[key] = [i - (i > index) for i in state[key] if i != index]
 
 
 def _apply_destroy(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     target = 1 - seat
     _use(state, seat, "Destruction")
-    state["carded"].append(move["army"])
+    state["wrecking"] = True
+    state["wrecked"].append(move["army"])
     if move["target"] != "temple":
         state["guarded"][target][move["target"]] = False
         state["discard"][target].append("Guarded Gate")
-        if _gate_threat(state):
-            _open_instant(state, "military")
         return [Event(f"Gate {move['target'] + 1} of Seat {target + 1} is open again.")]
     texts = [f"The Temple of Seat {target + 1} is sacked"]
     prophet = state["play"][target]["prophet"]
@@ -738,6 +767,25 @@ def _apply_siege_break(state: State, seat: int, move: Move, rng: Random) -> list
     state["guarded"][target][move["gate"]] = False
     state["discard"][target].append("Guarded Gate")
     _end_siege(state, seat)
+    if _legal_siege_move(state, seat)[:-1]:
+        state["step"] = "siege_move"
+    return []
+
+
+def _legal_siege_move(state: State, seat: int) -> list[Move]:
+    """After the siege breaks a gate, one army may move one space, on top of its own move."""
+    moves: list[Move] = []
+    for i in range(len(state["armies"][1 - seat])):
+        moves += _steps(state, 1 - seat, i, "siege_move")
+    return [*moves, {"type": "pass"}]
+
+
+def _apply_siege_move(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    cell = state["armies"][1 - seat][move["army"]]
+    dr, dc = board.DIRS[move["dir"]]
+    cell[0] += dr
+    cell[1] += dc
+    state["step"] = "military"
     return []
 
 
@@ -899,6 +947,8 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         _to_build(state)
     elif step == "instant":
         state["step"], state["actor"], state["resume"] = state["resume"], state["turn"], None
+    elif step == "siege_move":
+        state["step"] = "military"
     else:  # peace_take with nothing to exchange
         state["step"] = "main"
     return []
@@ -1052,6 +1102,8 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         step="main",
         moved=[],
         carded=[],
+        wrecked=[],
+        wrecking=False,
         built=0,
         sin=None,
         grain=False,
@@ -1099,6 +1151,7 @@ def _why_not(state: State, move: Any) -> str:
         "discard": "Phase IV: discard up to two cards, then end the turn.",
         "peace_take": "Peace Offering: take a good card from your draw pile.",
         "sack": "Destruction: choose a Furnishing of the sacked Temple.",
+        "siege_move": "Lay Siege: move one army one space, or pass.",
         "relocate": "Israelite Army: choose a free space for the next army inside the walls.",
         "peace_give": "Peace Offering: give back a good card from your hand.",
     }
@@ -1120,6 +1173,7 @@ _LEGAL = {
     "peace_give": _legal_peace_give,
     "sack": _legal_sack,
     "relocate": _legal_relocate,
+    "siege_move": _legal_siege_move,
 }
 _APPLY = {
     "play": _apply_play,
@@ -1154,4 +1208,5 @@ _APPLY = {
     "peace_give": _apply_peace_give,
     "sack": _apply_sack,
     "relocate": _apply_relocate,
+    "siege_move": _apply_siege_move,
 }

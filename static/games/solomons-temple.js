@@ -12,11 +12,12 @@ const STEP = {
   instant: "Your opponent's turn: play an instant now?",
   sack: "The Temple is sacked: choose a Furnishing to carry off",
   relocate: "Israelite Army: choose where the marked army goes",
+  siege_move: "The siege broke a gate: move one army one extra space, or pass",
   over: "Game over",
 };
 const WINDOWS = new Set(["defend", "sin", "answer", "blemish", "instant"]);
 // Steps that ask the player on turn to choose (shown as a prompt like a window).
-const CHOICES = new Set(["sack", "relocate"]);
+const CHOICES = new Set(["sack", "relocate", "siege_move"]);
 
 function where(r, c) {
   if (r === 0) return `outside the wall, column ${c + 1}`;
@@ -46,6 +47,7 @@ function label(m) {
     case "relocate": return m.stay ? `Army ${m.army + 1} stays where it is` : `Army ${m.army + 1} → ${where(m.row, m.col)}`;
     case "passage": return `Army ${m.army + 1}: Secret Passage`;
     case "siege": return "Lay Siege";
+    case "siege_move": return `Army ${m.army + 1} ${COMPASS[m.dir]} (siege move)`;
     case "siege_break": return `Siege breaks gate ${m.gate + 1}`;
     case "drop_siege": return "Give up the siege";
     case "israelite": return "Israelite Army";

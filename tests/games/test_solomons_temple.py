@@ -399,6 +399,34 @@ def test_lay_siege_counts_turns_then_breaks_a_gate() -> None:
     assert state["guarded"][1] == [False, True, False] and not state["play"][0]["siege"]
 
 
+def test_an_army_may_pass_secretly_then_destroy_and_then_nothing_moves() -> None:
+    state = table(["Secret Passage", "Destruction", "Babylonian Army"], step="military")
+    state["guarded"][1] = [False, True, True]
+    state["armies"][1] = [[0, 4], [3, 0]]
+    state = act(state, 0, {"type": "passage", "army": 0})
+    assert state["armies"][1][0] == [2, 4]
+    state = act(state, 0, {"type": "destroy", "army": 0, "target": 2})
+    assert not state["guarded"][1][2]
+    assert kinds(state, 0) == {"end_military"}, "step 3 began: no more armies or moves"
+
+
+def test_after_the_siege_breaks_a_gate_one_army_moves_one_extra_space() -> None:
+    state = table(["Lay Siege"], step="military")
+    state["armies"][1] = [[0, 2], [0, 0]]
+    state["guarded"][1] = [True, True, False]
+    state = act(state, 0, {"type": "siege"})
+    assert "drop_siege" not in kinds(state, 0), "only on subsequent turns"
+    state["play"][0]["siege"] = 3
+    assert "drop_siege" in kinds(state, 0)
+    state = act(state, 0, {"type": "siege_break", "gate": 1})
+    assert state["step"] == "siege_move" and "pass" in kinds(state, 0)
+    state = act(state, 0, {"type": "siege_move", "army": 0, "dir": "s"})
+    assert state["armies"][1][0] == [1, 2] and state["step"] == "military"
+    assert {"type": "move", "army": 0, "dir": "s"} in GAME.legal_moves(state, 0), (
+        "the siege move does not count as the army's own move"
+    )
+
+
 def test_one_israelite_army_drives_armies_out_two_rout_them() -> None:
     state = table([], ["Israelite Army", "Israelite Army"], step="defend")
     state["actor"] = 1
