@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 import weakref
 from typing import Any
@@ -22,6 +24,7 @@ from app.rooms import get_room, seats_of
 from app.sockets import Client
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 
 class RateLimit:
@@ -70,8 +73,12 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
         await ws.close(code=4000 + exc.status)
         return
     pump = asyncio.create_task(client.pump())
+    # Messages are read while the greeting is still being put together: under load its
+    # bookkeeping (counts, room, chat) takes many round trips, and a player who already holds
+    # the state from a push must not wait for it to move (issue 10: the first moves' tail).
+    greeting = asyncio.create_task(_greet(hall, client))
+    greeting.add_done_callback(lambda task: _greeted(task, client))
     try:
-        await _greet(hall, client)
         await _serve(hall, client)
     except WebSocketDisconnect:
         pass
@@ -79,7 +86,16 @@ async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
         hall.sockets.remove(client)
         client.close()
         pump.cancel()
+        with contextlib.suppress(Exception):
+            await greeting
         await presence.release(hall, client)
+
+
+def _greeted(task: asyncio.Task[None], client: Client) -> None:
+    """A greeting that failed closes the socket (the client reconnects), as it did inline."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("greeting failed in room %s", client.room, exc_info=task.exception())
+        client.close(1011, "server error; reconnect")
 
 
 async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
