@@ -83,6 +83,9 @@ class SolomonsTemple:
             hands.append(deck[:HAND])
             decks.append(deck[HAND:])
             plays.append(_empty_play(PROPHETS[seat]))
+            if "Scapegoat" in hands[seat]:  # drawn: it goes into play sideways at once
+                hands[seat].remove("Scapegoat")
+                plays[seat]["scapegoat"] = "sideways"
         return {
             "turn": 0,
             "turn_no": 1,
@@ -307,6 +310,7 @@ def _empty_play(prophet: str | None) -> dict[str, Any]:
         "scapegoat": None,
         "unclean": False,
         "fast": 0,
+        "fast_wait": False,
         "siege": 0,
     }
 
@@ -355,14 +359,20 @@ def _army_at(state: State, board_seat: int, cell: tuple[int, int]) -> bool:
 
 
 def _draw(state: State, seat: int, n: int, rng: Random) -> None:
-    """Draw `n` cards; an empty draw pile takes the shuffled discards (a gap the book leaves)."""
+    """Draw `n` cards; an empty draw pile takes the shuffled discards (a gap the book leaves).
+    A drawn Scapegoat goes straight into play sideways ("When you draw the Scapegoat, it is
+    placed in play sideways")."""
     for _ in range(n):
         if not state["deck"][seat]:
             state["deck"][seat], state["discard"][seat] = state["discard"][seat], []
             rng.shuffle(state["deck"][seat])
         if not state["deck"][seat]:
             return
-        state["hand"][seat].append(state["deck"][seat].pop())
+        card = state["deck"][seat].pop()
+        if card == "Scapegoat" and not state["play"][seat]["scapegoat"]:
+            state["play"][seat]["scapegoat"] = "sideways"  # book: placed in play when drawn
+        else:
+            state["hand"][seat].append(card)
 
 
 def _use(state: State, seat: int, card: str) -> None:
@@ -399,7 +409,7 @@ def _legal_main(state: State, seat: int) -> list[Move]:
             or (card == "King David" and not p["david"])
             or (card == "King Solomon" and not p["solomon"])
             or (card == "Scapegoat" and not p["scapegoat"])
-            or (card == "Pray and Fast" and not p["fast"] and not state["good_played"])
+            or (card == "Pray and Fast" and not p["fast"])
         ) or (card == "Filling of the Holy of Holies" and _temple_complete(state, seat)):
             moves.append({"type": "play", "card": card})
         elif card in ("Grain Offering", "Guilt Offering", "Peace Offering") and _can_offer(
@@ -435,6 +445,7 @@ def _evil_target(state: State, target: int, card: str) -> bool:
 def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     card, p = move["card"], state["play"][seat]
     state["hand"][seat].remove(card)
+    earlier = state["good_played"]  # a good card before this one (Pray and Fast's count)
     if card in GOOD:
         state["good_played"] = True
     if card == "Filling of the Holy of Holies":
@@ -458,7 +469,9 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
     elif card == "Scapegoat":
         p["scapegoat"] = "sideways"
     elif card == "Pray and Fast":
-        p["fast"] = 1
+        # "The first turn is the turn in which Pray and Fast is played as long as no good cards
+        # have been played that turn": otherwise the count starts on the next turn.
+        p["fast"], p["fast_wait"] = 1, earlier
     return []
 
 
@@ -1053,6 +1066,12 @@ def _apply_place(state: State, seat: int, move: Move, rng: Random) -> list[Event
 
 def _legal_discard(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "end_turn"}]
+    if (
+        "Filling of the Holy of Holies" in state["hand"][seat]
+        and _temple_complete(state, seat)
+        and not _fasting(state, seat)
+    ):  # "Once you have finished building the Temple ... the Filling ... is played"
+        moves.append({"type": "play", "card": "Filling of the Holy of Holies"})
     if state["discarded"] < 2:
         moves += [{"type": "discard", "card": c} for c in _distinct(state["hand"][seat])]
     hand = state["hand"][seat]
@@ -1111,9 +1130,11 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         discarded=0,
         listened=False,
     )
-    fast = state["play"][nxt]["fast"]
-    if 0 < fast < 3:
-        state["play"][nxt]["fast"] = fast + 1
+    p = state["play"][nxt]
+    if p["fast_wait"]:
+        p["fast_wait"] = False  # played after a good card: this is its first counted turn
+    elif 0 < p["fast"] < 3:
+        p["fast"] += 1
     if state["turn_no"] > 2:
         _draw(state, nxt, HAND - len(state["hand"][nxt]), rng)
     if _can_offer(state, nxt):

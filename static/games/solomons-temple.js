@@ -111,7 +111,7 @@ function inPlay(p) {
   if (p.solomon) out.push("King Solomon");
   if (p.scapegoat) out.push(`Scapegoat (${p.scapegoat === "active" ? "active" : "sideways"})`);
   if (p.unclean) out.push("Unclean");
-  if (p.fast) out.push(`Pray and Fast (turn ${Math.min(p.fast, 3)} of 3)`);
+  if (p.fast) out.push(p.fast_wait ? "Pray and Fast (counts from the next turn)" : `Pray and Fast (turn ${Math.min(p.fast, 3)} of 3)`);
   if (p.siege) out.push(`Lay Siege (turn ${p.siege})`);
   return out;
 }

@@ -26,6 +26,9 @@ def table(hand0: list[str] = (), hand1: list[str] = (), step: str = "main") -> d
     state = GAME.setup(2, SolomonOptions(), Random(5))
     for seat, hand in enumerate((hand0, hand1)):
         pool = state["deck"][seat] + state["hand"][seat]
+        if state["play"][seat]["scapegoat"]:  # dealt at setup: back into the pile
+            state["play"][seat]["scapegoat"] = None
+            pool.append("Scapegoat")
         for card in hand:
             pool.remove(card)
         state["hand"][seat], state["deck"][seat] = list(hand), pool
@@ -297,6 +300,45 @@ def test_pray_and_fast_forbids_good_cards_then_returns_one() -> None:
     state["discard"][0].append("Altar")
     state = act(state, 0, {"type": "fast_take", "card": "Altar"})
     assert "Altar" in state["hand"][0]
+
+
+def test_pray_and_fast_after_a_good_card_starts_counting_next_turn() -> None:
+    state = table(["Priest", "Pray and Fast"])
+    state = act(state, 0, {"type": "play", "card": "Priest"})
+    state = act(state, 0, {"type": "play", "card": "Pray and Fast"})
+    assert state["play"][0]["fast"] == 1 and state["play"][0]["fast_wait"]
+    state.update(step="discard")
+    state = act(state, 0, {"type": "end_turn"})
+    while state["turn"] != 0:
+        state = act(state, state["actor"], _skip(state))
+    assert state["play"][0]["fast"] == 1, "this is the first of its two turns"
+    assert "play" not in kinds(state, 0), "still fasting"
+
+
+def _skip(state: dict[str, Any]) -> dict[str, Any]:
+    """The move that ends the current step fastest."""
+    legal = GAME.legal_moves(state, state["actor"])
+    return next(m for kind in ("pass", "to_military", "end_military", "skip_build", "end_turn")
+                for m in legal if m["type"] == kind)
+
+
+def test_a_drawn_scapegoat_goes_into_play_sideways() -> None:
+    state = table([], [])
+    state["deck"][1].remove("Scapegoat")
+    state["deck"][1].append("Scapegoat")  # the top card
+    state.update(step="discard")
+    state = act(state, 0, {"type": "end_turn"})
+    assert state["play"][1]["scapegoat"] == "sideways"
+    assert "Scapegoat" not in state["hand"][1] and len(state["hand"][1]) == HAND - 1
+
+
+def test_filling_may_be_played_right_after_the_last_piece_is_built() -> None:
+    state = table(["Filling of the Holy of Holies", "Veil"], step="place")
+    state["structures"][0] = list(STRUCTURES)
+    state["furnishings"][0] = [f for f in FURNISHINGS if f != "Veil"]
+    state = act(state, 0, {"type": "place", "card": "Veil"})
+    state = act(state, 0, {"type": "play", "card": "Filling of the Holy of Holies"})
+    assert GAME.outcome(state).winners == [0]
 
 
 # -- Phase II ---------------------------------------------------------------------------------
