@@ -11,7 +11,7 @@ const STEP = {
   peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
   instant: "Your opponent's turn: play an instant now?",
   sack: "The Temple is sacked: choose a Furnishing to carry off",
-  relocate: "Israelite Army: choose where the marked army goes",
+  relocate: "Israelite Army: click a free space (or a button) for the marked army",
   siege_move: "The siege broke a gate: move one army one extra space, or pass",
   over: "Game over",
 };
@@ -78,7 +78,15 @@ function moveButton(m, ctx) {
   }, label(m));
 }
 
-function boardGrid(side, seat, view) {
+// During an Israelite Army's re-location the defender may also click a free space of their own
+// grid (the buttons below offer the same moves).
+function relocateTargets(seat, ctx) {
+  if (seat !== ctx.seat) return new Map();
+  return new Map(ctx.legalMoves.filter((m) => m.type === "relocate").map((m) => [`${m.row},${m.col}`, m]));
+}
+
+function boardGrid(side, seat, view, ctx) {
+  const targets = relocateTargets(seat, ctx);
   const cells = [];
   for (let r = 0; r < 5; r++) {
     for (let c = 0; c < 5; c++) {
@@ -95,6 +103,14 @@ function boardGrid(side, seat, view) {
       if (army >= 0) { cls += " st-army"; text = `A${army + 1}`; }
       if (army >= 0 && view.step === "relocate" && view.relocate[0] === army
           && seat !== view.turn) { cls += " st-marked"; text = `▶A${army + 1}`; }
+      const target = targets.get(`${r},${c}`);
+      if (target) {
+        cells.push(h("button", {
+          class: `${cls} st-target`, "aria-label": label(target),
+          onclick: () => ctx.play(target).catch(() => {}),
+        }, text || "·"));
+        continue;
+      }
       cells.push(h("span", { class: cls, "aria-label": army >= 0 ? `army ${army + 1}` : "" }, text));
     }
   }
@@ -126,7 +142,7 @@ function sidePanel(view, seat, ctx) {
     h("div", { class: "st-meta" },
       `Hand ${s.hand_size} · pile ${s.deck_size} · discards ${s.discard.length} · `,
       `Temple ${s.structures.length}/5 + ${s.furnishings.length}/10`),
-    boardGrid(s, seat, view), temple,
+    boardGrid(s, seat, view, ctx), temple,
     h("div", { class: "st-inplay", "data-testid": `inplay-${seat}` },
       inPlay(s.play).map((t) => h("span", { class: "st-chip" }, t))),
     s.discard.length ? h("div", { class: "st-discard" }, "Last discard: ", s.discard[s.discard.length - 1]) : "");
