@@ -191,8 +191,7 @@ class TempleOfFive:
         elif kind == "chain":
             cells = board.chain_at(me, move["x"], move["y"])
             colour = board.top(me)[(move["x"], move["y"])][1]
-            x, y = min(cells)
-            me["chains"].append([x, y])
+            me["chains"].append([move["x"], move["y"]])
             me["priests"] -= 1
             me["pending"] = {"length": len(cells), "colour": colour}
             me["used"] += 1
@@ -446,6 +445,7 @@ def _chain_limit(me: dict[str, Any]) -> int:
 
 
 def _usable_chains(state: State, seat: int) -> list[tuple[int, int]]:
+    """Every space of every usable chain: the priest stands on the space the player picks."""
     me = state["seats"][seat]
     if me["used"] >= _chain_limit(me) or me["priests"] < 2:
         return []
@@ -457,7 +457,7 @@ def _usable_chains(state: State, seat: int) -> list[tuple[int, int]]:
             continue
         if any(_fits(card, colour, len(cells), me["priests"] - 1)
                for card in _cards_for(state, seat)):
-            out.append(min(cells))
+            out += sorted(cells)
     return out
 
 

@@ -165,7 +165,7 @@ export default {
         const spot = top[y][x];
         const key = `${x},${y}`;
         const place = places.find((m) => m.slot === slotOf(view.level, x, y));
-        const chain = chains.find((m) => chainAt(top, m.x, m.y).includes(key));
+        const chain = chains.find((m) => m.x === x && m.y === y);
         const piece = bonus.find((m) => m.cells.some(([cx, cy]) => cx === x && cy === y));
         const action = place || piece || chain;
         const label = spot ? `${spot[1] || "empty"} level ${spot[0]}` : "not built";
@@ -192,7 +192,7 @@ export default {
       h("div", { class: "tof-pyr-head" }, `${ctx.name(s)}: ${seat.priests} priests · ` +
         `${seat.reserve_count} bonus · won ${won || "none"}`),
       mine && hover.length ? h("p", { "data-testid": "tof-chain" },
-        `Chain of ${hover.length} — click it again to use it`) : null,
+        `Chain of ${hover.length} — click the space for your priest to use it`) : null,
       h("div", { class: "tof-grid" }, rows));
   },
 

@@ -190,6 +190,19 @@ def test_a_chain_with_ones_own_priest_cannot_be_used_again() -> None:
     assert {"type": "chain", "x": 0, "y": 1} not in GAME.legal_moves(state, 0)
 
 
+def test_the_priest_stands_on_the_chain_space_the_player_picks() -> None:
+    """"You may choose any decoration space within this chain": it decides what a tile covers."""
+    state = fresh(2)
+    priest_turn(state, 0, "red", 2)
+    me = state["seats"][0]
+    me["pending"], me["used"] = None, 0
+    me["printed"] = {"0,1": "red", "0,2": "red"}
+    chains = [m for m in GAME.legal_moves(state, 0) if m["type"] == "chain"]
+    assert {(m["x"], m["y"]) for m in chains} >= {(0, 1), (0, 2)}
+    state, _ = GAME.apply(state, 0, {"type": "chain", "x": 0, "y": 2}, Random(0))
+    assert state["seats"][0]["chains"] == [[0, 2]]
+
+
 def test_unfinished_cards_score_small_points_and_reserve_counts() -> None:
     state = fresh(2)
     state["phase"] = "over"
