@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.temple_of_five.data import OFFSETS, SLOTS
+from games.temple_of_five.data import OFFSETS, SIZE, SLOTS
 
 Top = dict[tuple[int, int], tuple[int, str | None]]
+_BOARD = [(x, y) for x in range(SIZE) for y in range(SIZE)]
 
 
 def top(seat: dict[str, Any]) -> Top:
-    """(level, colour or None) of the topmost space at each spot that has one."""
-    out: Top = {}
+    """(level, colour or None) of the topmost space at every spot of the 8x8 board.
+
+    Unbuilt spots are empty board spaces (level 0): the book lets bonus decorations go on "the
+    empty spaces of the board or the pyramid", and a later tile simply covers them.
+    """
+    out: Top = {spot: (0, None) for spot in _BOARD}
     for key, colour in seat["printed"].items():
         x, y = map(int, key.split(","))
         out[(x, y)] = (0, colour)
-    for x in range(8):
-        for y in range(8):
-            if (x in (0, 7) or y in (0, 7)) and (x, y) not in out:
-                out[(x, y)] = (0, None)
     layers = [(t["level"], 0, t) for t in seat["tiles"]] + [
         (b["level"], 1, b) for b in seat["bonuses"]]
     for level, kind, item in sorted(layers, key=lambda e: (e[0], e[1])):
@@ -33,9 +34,9 @@ def top(seat: dict[str, Any]) -> Top:
 
 
 def top_json(seat: dict[str, Any]) -> list[list[Any]]:
-    """The view from above as rows of [level, colour] (None where nothing is built yet)."""
+    """The view from above as rows of [level, colour] (colour None on an empty space)."""
     t = top(seat)
-    return [[list(t[(x, y)]) if (x, y) in t else None for x in range(8)] for y in range(8)]
+    return [[list(t[(x, y)]) for x in range(SIZE)] for y in range(SIZE)]
 
 
 def chains(seat: dict[str, Any]) -> list[tuple[set[tuple[int, int]], str]]:

@@ -2,7 +2,8 @@
 
 Six rounds (level 1: 3, level 2: 2, level 3: 1). Each round: a hidden simultaneous draft
 (`assign` one tile at a time), a simultaneous construction (`place` one tile, `blank` on level
-3, `bonus` pieces any time of one's own steps), then priests in turn (`chain`, `occupy`, `pass`).
+3), then priests in turn (`chain`, `occupy`, `pass`). `bonus` pieces go down any time of one's
+own steps: while drafting, while building, and in one's priest turn between chains.
 
 State (plain JSON): players, options, round, phase (draft|build|priests|over), first, turn,
 deck (tile faces, top first), specials, decks (per god, top first), open (per god: card or
@@ -25,6 +26,7 @@ from games.temple_of_five.data import (
     PRIESTS,
     ROUNDS,
     SHAPES,
+    SIZE,
     SLOTS,
     blessing_deck,
     bonus_supply,
@@ -132,7 +134,7 @@ class TempleOfFive:
         me = state["seats"][seat]
         phase = state["phase"]
         if phase == "draft":
-            return _draft_moves(state, me)
+            return _draft_moves(state, me) + _bonus_moves(me)
         moves: list[Move] = []
         if phase == "build":
             level = ROUNDS[state["round"]][0]
@@ -188,6 +190,8 @@ class TempleOfFive:
             me["bonuses"].append({"colour": piece["colour"], "cells": cells, "level": level})
             me["placed_bonuses"] += 1
             events.append(Event(f"Seat {seat + 1} placed a {piece['size']}-space bonus piece."))
+            if state["phase"] == "priests":
+                _end_turn_if_done(state, seat)
         elif kind == "chain":
             cells = board.chain_at(me, move["x"], move["y"])
             colour = board.top(me)[(move["x"], move["y"])][1]
@@ -201,8 +205,7 @@ class TempleOfFive:
         elif kind == "occupy":
             events += _occupy(state, seat, move["card"], move["cells"], rng)
             me["pending"] = None
-            if me["used"] >= _chain_limit(me) or not self.legal_moves(state, seat):
-                _next_turn(state)
+            _end_turn_if_done(state, seat)
         elif kind == "pass":
             _next_turn(state)
         return state, events
@@ -440,6 +443,12 @@ def _next_turn(state: State) -> None:
     _deal(state)
 
 
+def _end_turn_if_done(state: State, seat: int) -> None:
+    """After a chain or a bonus piece: end the priest turn when only "pass" is left."""
+    if not _usable_chains(state, seat) and not _bonus_moves(state["seats"][seat]):
+        _next_turn(state)
+
+
 def _chain_limit(me: dict[str, Any]) -> int:
     return 3 if me["effect"] == "three" else 2
 
@@ -528,33 +537,40 @@ def _draw_bonus(state: State, seat: int, size: int, rng: Random) -> None:
         state["seats"][seat]["reserve"].append(state["supply"].pop(rng.choice(options)))
 
 
+def _placements(size: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every way a piece of `size` covers board spaces, each once (cells sorted)."""
+    out = set()
+    for shape in SHAPES[size]:
+        for x in range(SIZE):
+            for y in range(SIZE):
+                cells = tuple(sorted((x + dx, y + dy) for dx, dy in shape))
+                if all(0 <= cx < SIZE and 0 <= cy < SIZE for cx, cy in cells):
+                    out.add(cells)
+    return sorted(out)
+
+
+PLACEMENTS = {size: _placements(size) for size in SHAPES}
+
+
 def _bonus_moves(me: dict[str, Any]) -> list[Move]:
-    moves: list[Move] = []
-    top = board.top(me)
+    """Each distinct piece on each set of empty spaces all on one level, none holding a priest."""
+    if not me["reserve"]:
+        return []
     blocked = {tuple(p) for p in me["chains"]}
-    seen: set[int] = set()
+    empty = {spot: level for spot, (level, colour) in board.top(me).items()
+             if colour is None and spot not in blocked}
+    moves: list[Move] = []
+    seen: set[tuple[int, str]] = set()
     for i, piece in enumerate(me["reserve"]):
-        key = piece["size"] * 10 + "rygb".index(piece["colour"][0])
+        key = (piece["size"], piece["colour"])
         if key in seen:
             continue
         seen.add(key)
-        for (x, y), (level, colour) in top.items():
-            if colour is not None or (x, y) in blocked:
-                continue
-            for shape in SHAPES[piece["size"]]:
-                cells = [(x + dx, y + dy) for dx, dy in shape]
-                if all(c in top and top[c][1] is None and top[c][0] == level
-                       and c not in blocked for c in cells):
-                    moves.append({"type": "bonus", "piece": i,
-                                  "cells": [list(c) for c in cells]})
-    # Each placement once, keyed by its first cell (shapes anchor at their own origin).
-    unique, out = set(), []
-    for move in moves:
-        key = (move["piece"], tuple(sorted(map(tuple, move["cells"]))))
-        if key not in unique:
-            unique.add(key)
-            out.append(move)
-    return out
+        for cells in PLACEMENTS[piece["size"]]:
+            level = empty.get(cells[0])
+            if level is not None and all(empty.get(c) == level for c in cells[1:]):
+                moves.append({"type": "bonus", "piece": i, "cells": [list(c) for c in cells]})
+    return moves
 
 
 def _scores(state: State) -> list[int]:

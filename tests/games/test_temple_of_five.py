@@ -225,6 +225,59 @@ def test_tie_goes_to_most_priests_in_reserve() -> None:
     assert GAME.outcome(state).winners == [0, 1]
 
 
+# -- bonus decorations -------------------------------------------------------------------------
+
+
+def test_bonus_pieces_go_on_empty_board_spaces_not_yet_built() -> None:
+    """"The empty spaces of the board or the pyramid (spaces without decorations)"."""
+    state = fresh(2)
+    state["phase"] = "build"
+    for data in state["seats"]:
+        data["hand"] = []
+    me = state["seats"][0]
+    me["placing"] = [["red", None, None, None]]
+    me["reserve"] = [{"size": 2, "colour": "blue"}]
+    move = {"type": "bonus", "piece": 0, "cells": [[2, 2], [3, 2]]}
+    assert move in GAME.legal_moves(state, 0)
+    state, _ = GAME.apply(state, 0, move, Random(0))
+    assert board.top(state["seats"][0])[(2, 2)] == (0, "blue")
+    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 0, "rot": 0}, Random(0))
+    assert board.top(state["seats"][0])[(2, 2)] == (1, None), "a tile covers the piece"
+
+
+def test_bonus_pieces_never_span_two_levels() -> None:
+    state = fresh(2)
+    state["phase"] = "build"
+    for data in state["seats"]:
+        data["hand"] = []
+    me = state["seats"][0]
+    me["placing"] = [["red", None, None, None]]
+    me["tiles"] = [{"level": 1, "slot": 0, "faces": [None, None, None, None]}]
+    me["reserve"] = [{"size": 2, "colour": "blue"}]
+    cells = [m["cells"] for m in GAME.legal_moves(state, 0) if m["type"] == "bonus"]
+    assert [[2, 1], [3, 1]] not in cells and [[1, 1], [2, 1]] in cells
+
+
+def test_bonus_pieces_may_go_down_during_the_exchange() -> None:
+    state = fresh(2)
+    state["seats"][0]["reserve"] = [{"size": 2, "colour": "blue"}]
+    assert any(m["type"] == "bonus" for m in GAME.legal_moves(state, 0))
+
+
+def test_a_bonus_drawn_with_the_last_chain_may_still_go_down_that_turn() -> None:
+    """Bonus pieces go down "at any time": the turn waits for them after the second chain."""
+    state = fresh(2)
+    state["open"]["white"] = white_example_card()
+    priest_turn(state, 0, "red", 5)
+    state["seats"][0]["used"] = 2
+    state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "white", "cells": [0]}, Random(0))
+    assert state["turn"] == 0 and state["seats"][0]["reserve"]
+    legal = GAME.legal_moves(state, 0)
+    assert {m["type"] for m in legal} == {"bonus", "pass"}
+    state, _ = GAME.apply(state, 0, next(m for m in legal if m["type"] == "bonus"), Random(0))
+    assert state["turn"] == 1, "nothing but pass was left, so the turn ended"
+
+
 # -- random games -----------------------------------------------------------------------------
 
 VARIANTS = [{}, {"effect_tiles": True}, {"mixed_set": True}, {"bird_in_hand": True},
