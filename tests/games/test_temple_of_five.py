@@ -225,6 +225,97 @@ def test_tie_goes_to_most_priests_in_reserve() -> None:
     assert GAME.outcome(state).winners == [0, 1]
 
 
+def card(god: str, numbers: list[int], priests: list[int | None]) -> dict[str, Any]:
+    """The open card of `god` with these cell numbers (from our decks), priests as given."""
+    found = next(c for c in blessing_deck(god) if [x["n"] for x in c["cells"]] == numbers)
+    return {**found, "priests": list(priests)}
+
+
+def my_priest_turn(state: dict[str, Any], seat: int, printed: dict[str, str]) -> None:
+    """Seat starts its priest step on a board that shows only `printed` decorations."""
+    priest_turn(state, seat, "red", 0)
+    me = state["seats"][seat]
+    me["pending"], me["used"], me["printed"] = None, 0, printed
+
+
+def test_example_derek_plays_four_three_two_and_holds_the_majority() -> None:
+    """Derek's blue chain of 9 on an empty Supreme God card: 4+3+2 holds 3 of 5 cells."""
+    state = fresh(3)
+    state["open"]["white"] = white_example_card()
+    blue_nine = {f"{x},0": "blue" for x in range(8)} | {"7,1": "blue"}
+    my_priest_turn(state, 1, blue_nine)
+    state, _ = GAME.apply(state, 1, {"type": "chain", "x": 3, "y": 0}, Random(0))
+    assert state["seats"][1]["pending"] == {"length": 9, "colour": "blue"}
+    state, _ = GAME.apply(state, 1, {"type": "occupy", "card": "white", "cells": [0, 2, 3]},
+                          Random(0))
+    white = state["open"]["white"]
+    assert white["priests"] == [1, None, 1, 1, None]
+    assert state["seats"][1]["priests"] == 10 - 1 - 3
+    assert white["priests"].count(1) > len(white["cells"]) / 2, "no one else can win it"
+
+
+def test_example_steven_completes_a_three_way_tie_with_the_leftmost_cell() -> None:
+    """Steven, Derek and Helen one priest each; Steven's on the leftmost cell wins the card."""
+    steven, derek, helen = 0, 1, 2
+    state = fresh(3)
+    full = card("white", [4, 3, 2], [None, derek, helen])
+    state["open"]["white"] = full
+    state["seats"][derek]["priests"] = state["seats"][helen]["priests"] = 9
+    priest_turn(state, steven, "green", 4)
+    state, _ = GAME.apply(state, steven, {"type": "occupy", "card": "white", "cells": [0]},
+                          Random(0))
+    assert [c["id"] for c in state["seats"][steven]["won"]] == [full["id"]]
+    assert [state["seats"][s]["priests"] for s in (derek, helen)] == [10, 10], "priests go home"
+    assert state["open"]["white"]["id"] != full["id"]
+
+
+def test_example_helen_takes_the_bonus_cell_and_connects_the_piece_to_her_blue_chain() -> None:
+    """Red chain of 5: 3+2 was possible, she takes the single "4" with the 3-space symbol."""
+    state = fresh(3)
+    helen = 2
+    state["open"]["red"] = card("red", [4, 3, 2], [None, None, None])
+    state["supply"] = [{"size": 2, "colour": "red"}, {"size": 3, "colour": "blue"}]
+    my_priest_turn(state, helen, {"0,1": "red", "0,2": "red", "0,3": "red", "0,4": "red",
+                                  "0,5": "red", "7,2": "blue", "7,3": "blue"})
+    state, _ = GAME.apply(state, helen, {"type": "chain", "x": 0, "y": 3}, Random(0))
+    red = [m["cells"] for m in GAME.legal_moves(state, helen) if m["card"] == "red"]
+    assert [1, 2] in red and [0] in red and [0, 1] not in red
+    state, _ = GAME.apply(state, helen, {"type": "occupy", "card": "red", "cells": [0]}, Random(0))
+    assert state["seats"][helen]["reserve"] == [{"size": 3, "colour": "blue"}]
+    assert state["turn"] == helen, "her second chain is still to come"
+    piece = {"type": "bonus", "piece": 0, "cells": [[7, 4], [7, 5], [7, 6]]}
+    state, _ = GAME.apply(state, helen, piece, Random(0))
+    assert len(board.chain_at(state["seats"][helen], 7, 2)) == 5
+
+
+def test_example_helen_fills_the_last_yellow_cell_for_steven_and_draws_twice() -> None:
+    """She gets a 2-space piece for completing it and another for the symbol under her cell."""
+    steven, helen = 0, 2
+    state = fresh(3)
+    full = card("yellow", [3, 2, 2], [steven, steven, None])
+    assert full["cells"][2]["bonus"], "the cell Helen takes carries a bonus symbol"
+    state["open"]["yellow"] = full
+    priest_turn(state, helen, "yellow", 2)
+    state, _ = GAME.apply(state, helen, {"type": "occupy", "card": "yellow", "cells": [2]},
+                          Random(0))
+    assert [c["id"] for c in state["seats"][steven]["won"]] == [full["id"]]
+    assert [p["size"] for p in state["seats"][helen]["reserve"]] == [2, 2]
+
+
+def test_example_andy_draws_one_at_a_time_and_the_last_tile_goes_left() -> None:
+    """A bird in the hand: right, then keep; the last tile goes to the left by itself."""
+    state = fresh(3, bird_in_hand=True)
+    andy = 0
+    drawn = list(state["seats"][andy]["hand"])
+    assert GAME.view(state, andy)["seats"][andy]["hand"] == drawn[:1]
+    state, _ = GAME.apply(state, andy, {"type": "assign", "tile": 0, "to": "right"}, Random(0))
+    assert GAME.view(state, andy)["seats"][andy]["hand"] == drawn[1:2]
+    state, _ = GAME.apply(state, andy, {"type": "assign", "tile": 0, "to": "keep"}, Random(0))
+    assert state["seats"][andy]["hand"] == []
+    assert state["seats"][andy]["sent"] == {"keep": [drawn[1]], "left": [drawn[2]],
+                                            "right": [drawn[0]]}
+
+
 # -- bonus decorations -------------------------------------------------------------------------
 
 
