@@ -2,13 +2,13 @@
 
 Six rounds (level 1: 3, level 2: 2, level 3: 1). Each round: a hidden simultaneous draft
 (`assign` one tile at a time), a simultaneous construction (`place` one tile, `blank` on level
-3), then priests in turn (`chain`, `occupy`, `pass`). `bonus` pieces go down any time of one's
-own steps: while drafting, while building, and in one's priest turn between chains.
+3), then priests in turn (`chain`, `occupy`, `private`, `pass`). `bonus` pieces go down any
+time of one's own steps: while drafting, while building, and in one's priest turn between chains.
 
 State (plain JSON): players, options, round, phase (draft|build|priests|over), first, turn,
 deck (tile faces, top first), specials, decks (per god, top first), open (per god: card or
 None), seats: per seat {printed, tiles, bonuses, hand, sent, placing, reserve, priests, chains,
-used, effect, pending, won, private}, supply (bonus pieces).
+used, reused, effect, pending, won, private, private_taken, placed_bonuses}, supply (bonus pieces).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ LABELS = {
     "bonus": "placed a bonus decoration",
     "chain": "used a chain",
     "occupy": "put priests on a blessing card",
+    "private": "took a private blessing card",
     "pass": "ended the priest turn",
 }
 DESTINATIONS = {"keep": "kept a drafted tile", "left": "gave a tile to the left",
@@ -149,6 +150,7 @@ class TempleOfFive:
             if me["pending"] is not None:
                 return _occupy_moves(state, seat)
             moves += [{"type": "chain", "x": x, "y": y} for x, y in _usable_chains(state, seat)]
+            moves += _private_moves(state, me)
             moves.append({"type": "pass"})
         if me["pending"] is None:
             moves += _bonus_moves(me)
@@ -206,6 +208,10 @@ class TempleOfFive:
             events += _occupy(state, seat, move["card"], move["cells"], rng)
             me["pending"] = None
             _end_turn_if_done(state, seat)
+        elif kind == "private":
+            me["private"] = _fresh_card(state["decks"][move["god"]].pop(0))
+            me["private_taken"] = True
+            events.append(Event(f"Seat {seat + 1} took a private {move['god']} blessing card."))
         elif kind == "pass":
             _next_turn(state)
         return state, events
@@ -334,7 +340,7 @@ def _new_seat(seat: int) -> dict[str, Any]:
         "printed": printed(seat), "tiles": [], "bonuses": [], "hand": [], "placing": [],
         "sent": {"keep": [], "left": [], "right": []}, "reserve": [], "priests": PRIESTS,
         "chains": [], "used": 0, "reused": False, "effect": None, "pending": None, "won": [],
-        "private": None, "placed_bonuses": 0,
+        "private": None, "private_taken": False, "placed_bonuses": 0,
     }
 
 
@@ -416,8 +422,6 @@ def _place_tile(state: State, seat: int, tile: Any, level: int, slot: int, rot: 
         if effect == "bonus2":
             for _ in range(2):
                 _draw_bonus(state, seat, 2, rng)
-        elif effect == "private" and state["decks"]["white"]:
-            me["private"] = _fresh_card(state["decks"]["white"].pop(0))
     return events
 
 
@@ -445,8 +449,16 @@ def _next_turn(state: State) -> None:
 
 def _end_turn_if_done(state: State, seat: int) -> None:
     """After a chain or a bonus piece: end the priest turn when only "pass" is left."""
-    if not _usable_chains(state, seat) and not _bonus_moves(state["seats"][seat]):
+    me = state["seats"][seat]
+    if not (_usable_chains(state, seat) or _private_moves(state, me) or _bonus_moves(me)):
         _next_turn(state)
+
+
+def _private_moves(state: State, me: dict[str, Any]) -> list[Move]:
+    """The private-card effect: once, in the priest turn, the top card of a deck of one's choice."""
+    if me["effect"] != "private" or me["private_taken"]:
+        return []
+    return [{"type": "private", "god": god} for god in GODS if state["decks"][god]]
 
 
 def _chain_limit(me: dict[str, Any]) -> int:

@@ -57,6 +57,7 @@ export default {
       h("p", { class: "tof-status", "data-testid": "tof-status" }, status,
         ` · first player: ${ctx.name(view.first)}`),
       this.cards(view, ctx),
+      this.privateChoice(ctx),
       me ? this.hand(view, me, ctx) : null,
       me ? this.pyramid(view, ctx.seat, ctx, true) : null,
       h("div", { class: "tof-others" }, view.seats.map((_, s) => s === ctx.seat ? null
@@ -100,6 +101,15 @@ export default {
           "data-testid": "tof-occupy", onclick: () => { L.card = null; L.cells = [];
             ctx.play(move).catch(() => {}); } }, "Place priests here") : null);
     }));
+  },
+
+  privateChoice(ctx) {
+    const takes = ctx.legalMoves.filter((m) => m.type === "private");
+    if (!takes.length) return null;
+    return h("div", { class: "tof-hand", "data-testid": "tof-private-choice" },
+      h("p", {}, "Your effect tile: take the top card of a deck as a private card only you may fill:"),
+      takes.map((m) => h("button", { class: "btn", "data-key": `private-${m.god}`, "data-legal": "true",
+        onclick: () => ctx.play(m).catch(() => {}) }, `${SYMBOL[m.god]} ${GOD[m.god]}`)));
   },
 
   hand(view, me, ctx) {

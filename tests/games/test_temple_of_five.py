@@ -316,6 +316,23 @@ def test_example_andy_draws_one_at_a_time_and_the_last_tile_goes_left() -> None:
                                             "right": [drawn[0]]}
 
 
+def test_the_private_card_comes_from_a_deck_of_the_players_choice() -> None:
+    """Effect tile: "Take a blessing card from any deck of your choice" — once, in the last turn."""
+    state = fresh(2, effect_tiles=True)
+    my_priest_turn(state, 0, {})
+    state["seats"][0]["effect"] = "private"
+    top_red = state["decks"]["red"][0]
+    takes = [m for m in GAME.legal_moves(state, 0) if m["type"] == "private"]
+    assert {m["god"] for m in takes} == {"red", "yellow", "green", "blue", "white"}
+    state, _ = GAME.apply(state, 0, {"type": "private", "god": "red"}, Random(0))
+    me = state["seats"][0]
+    assert me["private"]["id"] == top_red["id"] and state["decks"]["red"][0] != top_red
+    assert not any(m["type"] == "private" for m in GAME.legal_moves(state, 0))
+    assert state["turn"] == 0
+    priest_turn(state, 1, "red", 9)
+    assert all(m["card"] != "private" for m in GAME.legal_moves(state, 1)), "only its owner"
+
+
 # -- bonus decorations -------------------------------------------------------------------------
 
 
