@@ -1,14 +1,15 @@
 """Temple of Five (Red Cat Games, 2025), rulebook ../shared/rulebooks/temple-of-five.txt.
 
 Six rounds (level 1: 3, level 2: 2, level 3: 1). Each round: a hidden simultaneous draft
-(`assign` one tile at a time), a simultaneous construction (`place` one tile, `blank` on level
-3), then priests in turn (`chain`, `occupy`, `private`, `pass`). `bonus` pieces go down any
-time of one's own steps: while drafting, while building, and in one's priest turn between chains.
+(`assign` one tile at a time; with the ultimate goal each seat first picks its card's side,
+`goal`), a simultaneous construction (`place` one tile, `blank` on level 3), then priests in
+turn (`chain`, `occupy`, `private`, `pass`). `bonus` pieces go down any time of one's own
+steps: while drafting, while building, and in one's priest turn between chains.
 
 State (plain JSON): players, options, round, phase (draft|build|priests|over), first, turn,
 deck (tile faces, top first), specials, decks (per god, top first), open (per god: card or
 None), seats: per seat {printed, tiles, bonuses, hand, sent, placing, reserve, priests, chains,
-used, reused, effect, pending, won, private, private_taken, placed_bonuses}, supply (bonus pieces).
+used, reused, effect, pending, won, private, private_taken, placed_bonuses, goal}, supply.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pydantic import BaseModel, model_validator
 from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
 from games.temple_of_five import board
 from games.temple_of_five.data import (
+    GOALS,
     GODS,
     PRIESTS,
     ROUNDS,
@@ -44,6 +46,7 @@ LABELS = {
     "chain": "used a chain",
     "occupy": "put priests on a blessing card",
     "private": "took a private blessing card",
+    "goal": "chose a side of the ultimate goal card",
     "pass": "ended the priest turn",
 }
 DESTINATIONS = {"keep": "kept a drafted tile", "left": "gave a tile to the left",
@@ -110,7 +113,6 @@ class TempleOfFive:
             "decks": decks,
             "open": {god: None for god in GODS},
             "supply": bonus_supply(),
-            "goal": rng.choice("AB") if options.ultimate_goal else None,
             "seats": [_new_seat(seat) for seat in range(players)],
         }
         for god in GODS:
@@ -135,6 +137,8 @@ class TempleOfFive:
         me = state["seats"][seat]
         phase = state["phase"]
         if phase == "draft":
+            if state["options"]["ultimate_goal"] and me["goal"] is None:
+                return [{"type": "goal", "side": side} for side in GOALS]
             return _draft_moves(state, me) + _bonus_moves(me)
         moves: list[Move] = []
         if phase == "build":
@@ -163,7 +167,9 @@ class TempleOfFive:
         me = state["seats"][seat]
         events: Events = []
         kind = move["type"]
-        if kind == "assign":
+        if kind == "goal":
+            me["goal"] = move["side"]
+        elif kind == "assign":
             tile = me["hand"].pop(move["tile"])
             me["sent"][move["to"]].append(tile)
             if _draft_full(state, me):
@@ -218,6 +224,7 @@ class TempleOfFive:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         seats = []
+        goals_open = all(data["goal"] for data in state["seats"])
         for s, data in enumerate(state["seats"]):
             mine = s == seat
             hand = data["hand"]
@@ -234,6 +241,7 @@ class TempleOfFive:
                 "private": clone(data["private"]),
                 "used": data["used"],
                 "effect": data["effect"],
+                "goal": data["goal"] if mine or goals_open else None,
                 "pending": clone(data["pending"]),
                 "hand_count": len(data["hand"]),
                 "placing_count": len(data["placing"]),
@@ -257,7 +265,8 @@ class TempleOfFive:
             "decks": {god: len(cards) for god, cards in state["decks"].items()},
             "open": clone(state["open"]),
             "supply_count": len(state["supply"]),
-            "goal": state["goal"],
+            "goals": {side: list(text) for side, text in GOALS.items()}
+            if state["options"]["ultimate_goal"] else None,
             "seats": seats,
             "scores": _scores(state) if state["phase"] == "over" else None,
         }
@@ -292,7 +301,7 @@ class TempleOfFive:
         return LABELS.get(kind, "made a move") if isinstance(kind, str) else "made a move"
 
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
-        if viewer == seat or move.get("type") not in ("assign", "place", "blank"):
+        if viewer == seat or move.get("type") not in ("assign", "place", "blank", "goal"):
             return dict(move)
         return {"type": move["type"]}
 
@@ -329,6 +338,11 @@ class TempleOfFive:
         for data in others:
             data["reserve"] = [pieces.pop() for _ in data["reserve"]]
         state["supply"] = pieces
+        # Ultimate goal sides are secret until every seat has chosen.
+        if not all(data["goal"] for data in state["seats"]):
+            for data in others:
+                if data["goal"]:
+                    data["goal"] = rng.choice(sorted(GOALS))
         for cards in state["decks"].values():
             rng.shuffle(cards)
         return state
@@ -340,7 +354,7 @@ def _new_seat(seat: int) -> dict[str, Any]:
         "printed": printed(seat), "tiles": [], "bonuses": [], "hand": [], "placing": [],
         "sent": {"keep": [], "left": [], "right": []}, "reserve": [], "priests": PRIESTS,
         "chains": [], "used": 0, "reused": False, "effect": None, "pending": None, "won": [],
-        "private": None, "private_taken": False, "placed_bonuses": 0,
+        "private": None, "private_taken": False, "placed_bonuses": 0, "goal": None,
     }
 
 
@@ -599,22 +613,21 @@ def _breakdown(state: State) -> list[dict[str, float]]:
     for card in cards:
         if any(p is not None for p in card["priests"]):
             parts[majority(card["priests"])]["Unfinished cards"] += card["small"]
-    if state["goal"]:
-        for seat_parts in parts:
-            seat_parts["Ultimate goals"] = 0
-        for value, measure in _goal_measures(state):
-            best = max(measure)
-            if best > 0:
-                for s, m in enumerate(measure):
-                    if m == best:
-                        parts[s]["Ultimate goals"] += value
+    if state["options"]["ultimate_goal"]:
+        for s, seat_parts in enumerate(parts):
+            side = state["seats"][s]["goal"]
+            seat_parts["Ultimate goals"] = sum(
+                value for value, measure in _goal_measures(state, side)
+                if measure[s] > 0 and measure[s] == max(measure))
     return parts
 
 
-def _goal_measures(state: State) -> list[tuple[int, list[int]]]:
-    """The invented ultimate goals (RULES.md): (points, per-seat measure; the most wins)."""
+def _goal_measures(state: State, side: str | None) -> list[tuple[int, list[int]]]:
+    """The invented goals of one side (RULES.md): (points, per-seat measure; the most wins)."""
     seats = state["seats"]
-    if state["goal"] == "A":
+    if side is None:
+        return []
+    if side == "A":
         return [
             (4, [max((len(c) for c, _ in board.chains(d)), default=0) for d in seats]),
             (4, [len(d["won"]) for d in seats]),

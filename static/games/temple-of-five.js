@@ -58,6 +58,7 @@ export default {
         ` · first player: ${ctx.name(view.first)}`),
       this.cards(view, ctx),
       this.privateChoice(ctx),
+      this.goalChoice(view, ctx),
       me ? this.hand(view, me, ctx) : null,
       me ? this.pyramid(view, ctx.seat, ctx, true) : null,
       h("div", { class: "tof-others" }, view.seats.map((_, s) => s === ctx.seat ? null
@@ -101,6 +102,18 @@ export default {
           "data-testid": "tof-occupy", onclick: () => { L.card = null; L.cells = [];
             ctx.play(move).catch(() => {}); } }, "Place priests here") : null);
     }));
+  },
+
+  goalChoice(view, ctx) {
+    const sides = ctx.legalMoves.filter((m) => m.type === "goal");
+    const mine = ctx.seat !== null && view.seats[ctx.seat].goal;
+    if (!view.goals || (!sides.length && !mine)) return null;
+    const text = (side) => `Side ${side}: ${view.goals[side].join("; ")}`;
+    if (!sides.length) return h("p", { class: "tof-goal", "data-testid": "tof-goal" }, `Your ultimate goal — ${text(mine)}`);
+    return h("div", { class: "tof-hand", "data-testid": "tof-goal-choice" },
+      h("p", {}, "Choose the side of your ultimate goal card (secret until everyone has chosen):"),
+      sides.map((m) => h("button", { class: "btn", "data-key": `goal-${m.side}`, "data-legal": "true",
+        onclick: () => ctx.play(m).catch(() => {}) }, text(m.side))));
   },
 
   privateChoice(ctx) {
@@ -200,7 +213,7 @@ export default {
     const won = seat.won.map((c) => `${SYMBOL[c.god]}${c.big}`).join(" ");
     return h("div", { class: `tof-pyr${mine ? " tof-mine" : ""}`, "data-testid": `tof-pyramid-${s}` },
       h("div", { class: "tof-pyr-head" }, `${ctx.name(s)}: ${seat.priests} priests · ` +
-        `${seat.reserve_count} bonus · won ${won || "none"}`),
+        `${seat.reserve_count} bonus · won ${won || "none"}` + (seat.goal ? ` · goal ${seat.goal}` : "")),
       mine && hover.length ? h("p", { "data-testid": "tof-chain" },
         `Chain of ${hover.length} — click the space for your priest to use it`) : null,
       h("div", { class: "tof-grid" }, rows));

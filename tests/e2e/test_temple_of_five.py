@@ -63,6 +63,8 @@ def click_move(client: Client, move: dict) -> None:
         for cell in move["cells"]:
             key(f"cell-{move['card']}-{cell}").click()
         page.get_by_test_id("tof-occupy").click()
+    elif kind == "goal":
+        key(f"goal-{move['side']}").click()
     elif kind == "private":
         key(f"private-{move['god']}").click()
     elif kind == "pass":

@@ -386,6 +386,35 @@ def test_a_bonus_drawn_with_the_last_chain_may_still_go_down_that_turn() -> None
     assert state["turn"] == 1, "nothing but pass was left, so the turn ended"
 
 
+# -- the ultimate goal ---------------------------------------------------------------------------
+
+
+def test_each_player_chooses_a_side_of_the_goal_card_in_secret() -> None:
+    """"Choose one of its sides": per player, before the first exchange; hidden until all chose."""
+    state = fresh(2, ultimate_goal=True)
+    assert GAME.legal_moves(state, 0) == [{"type": "goal", "side": "A"},
+                                         {"type": "goal", "side": "B"}]
+    state, _ = GAME.apply(state, 0, {"type": "goal", "side": "B"}, Random(0))
+    assert {m["type"] for m in GAME.legal_moves(state, 0)} == {"assign"}
+    assert GAME.view(state, 0)["seats"][0]["goal"] == "B"
+    assert GAME.view(state, 1)["seats"][0]["goal"] is None
+    state, _ = GAME.apply(state, 1, {"type": "goal", "side": "A"}, Random(0))
+    assert [s["goal"] for s in GAME.view(state, 1)["seats"]] == ["B", "A"]
+
+
+def test_each_player_scores_only_the_goals_of_the_side_they_chose() -> None:
+    state = fresh(2, ultimate_goal=True)
+    state["phase"] = "over"
+    state["open"] = {g: None for g in state["open"]}
+    for data, side in zip(state["seats"], "AB", strict=True):
+        data["goal"], data["printed"] = side, {}
+    won = blessing_deck("red")[0]
+    state["seats"][0]["won"] = [{k: won[k] for k in ("id", "god", "big", "small")}]
+    parts = GAME.outcome(state).breakdown
+    assert parts[0]["Ultimate goals"] == 4 + 3, "most cards won; most priests (shared)"
+    assert parts[1]["Ultimate goals"] == 0, "side B: nothing where seat 1 leads"
+
+
 # -- random games -----------------------------------------------------------------------------
 
 VARIANTS = [{}, {"effect_tiles": True}, {"mixed_set": True}, {"bird_in_hand": True},
