@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 OUTBOX_LIMIT = 256
 
 
+_STAGE = {"lobby": 0, "active": 1}  # any other status (finished, aborted, errored) ends a game
+
+
 @dataclass(eq=False)
 class Client:
     """One open websocket: who it is, which seat it holds (None: spectator), what it was sent."""
@@ -47,11 +50,15 @@ class Client:
         """Whether `snap` is news to this connection: never an older or repeated state.
 
         The greeting and the pushes race (each loads from the database, then sends); this keeps
-        a connection from going back in time when a late greeting arrives after a push.
+        a connection from going back in time when a late greeting arrives after a push. At one
+        version the status only moves forward (lobby, then active, then an end): a `lobby` state
+        read before the start must not follow the `active` one (a client would think the game
+        over). The admin's rollback, the one way back, is sent with `force`.
         """
         return self.sent is None or (
             snap.version > self.sent[0] or (snap.version == self.sent[0]
-                                            and snap.status != self.sent[1]))
+                                            and _STAGE.get(snap.status, 2)
+                                            > _STAGE.get(self.sent[1], 2)))
 
     def rebind(self, seats: list[dict[str, Any]]) -> bool:
         """Hold the seat the seats table gives this player now; a change resends the state.
