@@ -50,7 +50,7 @@ LABELS = {
     "pass": "ended the priest turn",
 }
 DESTINATIONS = {"keep": "kept a drafted tile", "left": "gave a tile to the left",
-                "right": "gave a tile to the right"}
+                "right": "gave a tile to the right", "discard": "discarded a special tile"}
 
 
 class TempleOfFiveOptions(BaseModel):
@@ -352,7 +352,8 @@ class TempleOfFive:
 def _new_seat(seat: int) -> dict[str, Any]:
     return {
         "printed": printed(seat), "tiles": [], "bonuses": [], "hand": [], "placing": [],
-        "sent": {"keep": [], "left": [], "right": []}, "reserve": [], "priests": PRIESTS,
+        "sent": {"keep": [], "left": [], "right": [], "discard": []}, "reserve": [],
+        "priests": PRIESTS,
         "chains": [], "used": 0, "reused": False, "effect": None, "pending": None, "won": [],
         "private": None, "private_taken": False, "placed_bonuses": 0, "goal": None,
     }
@@ -373,13 +374,13 @@ def _deal(state: State) -> None:
     source = state["specials"] if level == 3 else state["deck"]
     for data in state["seats"]:
         data["hand"] = [source.pop(0) for _ in range(drawn)]
-        data["sent"] = {"keep": [], "left": [], "right": []}
+        data["sent"] = {"keep": [], "left": [], "right": [], "discard": []}
 
 
 def _capacity(state: State) -> dict[str, int]:
     level = ROUNDS[state["round"]][0]
     if level == 3:
-        return {"keep": 1, "right": 1}  # "right" here is the discard pile
+        return {"keep": 1, "discard": 1}
     if level == 2:
         return {"keep": 1, "left": 1}
     if state["players"] == 2:
@@ -406,15 +407,14 @@ def _last_slot(state: State, me: dict[str, Any]) -> str:
 
 
 def _exchange(state: State) -> None:
+    """Kept tiles stay, given tiles move to the neighbour, discarded special tiles leave play."""
     n = state["players"]
-    level = ROUNDS[state["round"]][0]
     for data in state["seats"]:
         data["placing"] = list(data["sent"]["keep"])
     for s, data in enumerate(state["seats"]):
         state["seats"][(s + 1) % n]["placing"] += data["sent"]["left"]
-        if level < 3:
-            state["seats"][(s - 1) % n]["placing"] += data["sent"]["right"]
-        data["sent"] = {"keep": [], "left": [], "right": []}
+        state["seats"][(s - 1) % n]["placing"] += data["sent"]["right"]
+        data["sent"] = {"keep": [], "left": [], "right": [], "discard": []}
     state["phase"] = "build"
 
 

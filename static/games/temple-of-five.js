@@ -10,7 +10,7 @@ const SLOTS = {
   2: [0, 1].flatMap((j) => [0, 1].map((i) => [2 + 2 * i, 2 + 2 * j])),
   3: [[3, 3]],
 };
-const DEST = { keep: "Keep", left: "Give left", right: "Give right" };
+const DEST = { keep: "Keep", left: "Give left", right: "Give right", discard: "Discard" };
 
 function faces(tile) { return Array.isArray(tile) ? tile : tile.faces; }
 function rotated(f, r) { return r ? [...f.slice(4 - r), ...f.slice(0, 4 - r)] : [...f]; }
@@ -138,7 +138,7 @@ export default {
           assigns.filter((m) => m.tile === t).map((m) => h("button", {
             class: "btn", "data-key": `assign-${t}-${m.to}`, "data-legal": "true",
             onclick: () => ctx.play(m).catch(() => {}) },
-            view.level === 3 && m.to === "right" ? "Discard" : view.players === 2 && m.to === "left" ? "Give" : DEST[m.to]))))));
+            view.players === 2 && m.to === "left" ? "Give" : DEST[m.to]))))));
     }
     if (me.placing && me.placing.length) {
       L.tile = Math.min(L.tile || 0, me.placing.length - 1);

@@ -98,6 +98,19 @@ def test_moves_outside_the_legal_list_are_refused_without_change() -> None:
             GAME.apply(state, 0, bad, Random(0))
 
 
+def test_level_three_keeps_one_special_tile_and_discards_the_other() -> None:
+    state = fresh(2)
+    state["round"] = 5
+    for data in state["seats"]:
+        data["hand"] = list(state["specials"][:2])
+    assert {m["to"] for m in GAME.legal_moves(state, 0)} == {"keep", "discard"}
+    discard = {"type": "assign", "tile": 0, "to": "discard"}
+    assert GAME.describe(discard) == "discarded a special tile"
+    for seat in (0, 1):
+        state, _ = GAME.apply(state, seat, discard, Random(0))
+    assert [len(s["placing"]) for s in state["seats"]] == [1, 1], "nothing passes to a neighbour"
+
+
 # -- construction and chains ------------------------------------------------------------------
 
 
@@ -313,7 +326,7 @@ def test_example_andy_draws_one_at_a_time_and_the_last_tile_goes_left() -> None:
     state, _ = GAME.apply(state, andy, {"type": "assign", "tile": 0, "to": "keep"}, Random(0))
     assert state["seats"][andy]["hand"] == []
     assert state["seats"][andy]["sent"] == {"keep": [drawn[1]], "left": [drawn[2]],
-                                            "right": [drawn[0]]}
+                                            "right": [drawn[0]], "discard": []}
 
 
 def test_the_private_card_comes_from_a_deck_of_the_players_choice() -> None:
