@@ -154,10 +154,10 @@ export default {
         onclick: () => ctx.play(m).catch(() => {}) }, "Place face down (4 empty spaces)")));
     }
     if (me.reserve && me.reserve.length) {
-      parts.push(h("p", {}, "Bonus decorations (hidden): pick one, then click an empty space:"));
+      parts.push(h("p", {}, "Bonus decorations (hidden): pick one, then click each empty space it should cover:"));
       parts.push(h("div", { class: "tof-hand" }, me.reserve.map((p, i) => h("button", {
         class: `tof-handtile${L.piece === i ? " tof-picked" : ""}`, "data-key": `piece-${i}`,
-        onclick: () => { L.piece = L.piece === i ? null : i; ctx.rerender(); } },
+        onclick: () => { L.piece = L.piece === i ? null : i; L.bcells = []; ctx.rerender(); } },
         `${SYMBOL[p.colour]} ${p.size}-space`))));
     }
     if (!this._keys) {
@@ -181,6 +181,9 @@ export default {
     const chains = moves.filter((m) => m.type === "chain");
     const bonus = moves.filter((m) => m.type === "bonus" && m.piece === L.piece);
     const hover = L.chain ? chainAt(top, ...L.chain) : [];
+    const picked = (mine && L.bcells) || [];
+    const has = (cells, px, py) => cells.some(([cx, cy]) => cx === px && cy === py);
+    const fitting = bonus.filter((m) => picked.every(([px, py]) => has(m.cells, px, py)));
     const priests = new Set(seat.chains.map(([x, y]) => `${x},${y}`));
     const rows = [];
     for (let y = 0; y < 8; y += 1) {
@@ -189,18 +192,25 @@ export default {
         const key = `${x},${y}`;
         const place = places.find((m) => m.slot === slotOf(view.level, x, y));
         const chain = chains.find((m) => m.x === x && m.y === y);
-        const piece = bonus.find((m) => m.cells.some(([cx, cy]) => cx === x && cy === y));
-        const action = place || piece || chain;
+        const piece = fitting.find((m) => has(m.cells, x, y));
+        const action = piece || place || chain;
         const label = spot ? `${spot[1] || "empty"} level ${spot[0]}` : "not built";
         rows.push(h(mine ? "button" : "span", {
           class: `tof-sp tof-${spot ? spot[1] || "empty" : "none"} tof-l${spot ? spot[0] : "x"}` +
-            (hover.includes(key) ? " tof-hl" : ""),
+            (hover.includes(key) || has(picked, x, y) ? " tof-hl" : ""),
           "data-key": mine ? `sp-${key}` : null, "data-legal": mine && action ? "true" : null,
           "data-testid": mine ? `tof-sp-${x}-${y}` : null,
           disabled: mine ? !action : null, "aria-label": mine ? `${label} (${x},${y})` : null,
           onclick: mine ? () => {
+            if (piece) {
+              const next = has(picked, x, y) ? picked.filter(([px, py]) => px !== x || py !== y)
+                : [...picked, [x, y]];
+              const done = bonus.find((m) => m.cells.length === next.length &&
+                next.every(([px, py]) => has(m.cells, px, py)));
+              if (done) { L.piece = null; L.bcells = []; ctx.play(done).catch(() => {}); return; }
+              L.bcells = next; ctx.rerender(); return;
+            }
             if (place) { ctx.play(place).catch(() => {}); L.rot = 0; return; }
-            if (piece) { ctx.play(piece).catch(() => {}); L.piece = null; return; }
             if (chain) {
               if (L.chain && chainAt(top, ...L.chain).includes(key)) {
                 L.chain = null; ctx.play(chain).catch(() => {});

@@ -2,7 +2,7 @@
 
 Each step the page of a seat to act turns one legal move (picked at random) into the clicks a
 person makes: pass a drafted tile, pick-rotate-place a tile, click a chain twice, pick cells of
-a blessing card and confirm, place a bonus piece, end the turn.
+a blessing card and confirm, place a bonus piece space by space, end the turn.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def click_move(client: Client, move: dict) -> None:
         key(f"sp-{x},{y}").click()
     elif kind == "bonus":
         key(f"piece-{move['piece']}").click()
-        x, y = move["cells"][0]
-        key(f"sp-{x},{y}").click()
+        for x, y in move["cells"]:
+            key(f"sp-{x},{y}").click()
     elif kind == "chain":
         key(f"sp-{move['x']},{move['y']}").click()
         expect(page.get_by_test_id("tof-chain")).to_contain_text("Chain of")
@@ -124,6 +124,13 @@ def test_two_friends_play_a_whole_game_of_temple_of_five(open_client) -> None:
             mover.page.screenshot(path=str(ARTIFACTS / f"temple-of-five-{move['type']}.png"))
         click_move(mover, move)
         mover.page.wait_for_function(SETTLED, arg=version)
+        after = mover.state()
+        if move["type"] == "bonus":
+            placed = after["view"]["seats"][mover.seat]["bonuses"][-1]["cells"]
+            assert sorted(placed) == sorted(move["cells"]), "the piece covers the clicked spaces"
+        # The next mover is read from the host's page: let it catch up first.
+        host.page.wait_for_function(
+            "v => window.ziggurat.state.version >= v", arg=after["version"])
         steps += 1
     assert {"assign", "place", "chain", "occupy"} <= kinds, kinds
     for client in (host, guest):
