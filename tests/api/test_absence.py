@@ -33,7 +33,8 @@ async def _table(api: Api, players: int) -> tuple[str, list[dict[str, Any]], lis
     await api.start(code, people[0])
     for conn in conns:
         await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
-        await conn.until(lambda c: all(s["connected"] for s in c.room["seats"]))
+        await conn.until(lambda c: c.room is not None
+                         and all(s["connected"] for s in c.room["seats"]))
     return code, people, conns
 
 
