@@ -9,6 +9,7 @@ COLOURS = ("red", "yellow", "green", "blue")
 GODS = ("red", "yellow", "green", "blue", "white")
 SIZE = 8  # the board is 8x8 spaces; its outer ring is level 0
 PRIESTS = 10
+BOARDS = 4  # four player boards, each slightly different, dealt at random
 EFFECTS = ("reuse", "bonus2", "three", "private")
 
 # Tile slots: origin (x, y) of each 2x2 tile, per level.
@@ -62,10 +63,10 @@ def special_tiles(kind: str) -> list[dict[str, Any]]:
     return single[::2] + effect[:4]
 
 
-def printed(seat: int) -> dict[str, str]:
+def printed(board: int) -> dict[str, str]:
     """A board's 8 printed ring decorations, 2 per colour, shifted one colour per board."""
     spots = [(0, 1), (0, 5), (7, 2), (7, 6), (2, 0), (6, 0), (1, 7), (5, 7)]
-    return {f"{x},{y}": COLOURS[(i // 2 + seat) % 4] for i, (x, y) in enumerate(spots)}
+    return {f"{x},{y}": COLOURS[(i // 2 + board) % 4] for i, (x, y) in enumerate(spots)}
 
 
 CELLS = ((2, 3), (3, 2, 2), (4, 3, 2), (3, 3, 2, 2), (4, 3, 3, 2), (4, 4, 3, 2, 2),

@@ -23,6 +23,7 @@ from pydantic import BaseModel, model_validator
 from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
 from games.temple_of_five import board
 from games.temple_of_five.data import (
+    BOARDS,
     GOALS,
     GODS,
     PRIESTS,
@@ -113,11 +114,16 @@ class TempleOfFive:
             "decks": decks,
             "open": {god: None for god in GODS},
             "supply": bonus_supply(),
-            "seats": [_new_seat(seat) for seat in range(players)],
+            "seats": [_new_seat() for _ in range(players)],
         }
         for god in GODS:
             _reveal(state, god)
         _deal(state)
+        # "Shuffle the player boards and randomly deal one to each player."
+        boards = list(range(BOARDS))
+        rng.shuffle(boards)
+        for data, board_id in zip(state["seats"], boards, strict=False):
+            data["printed"] = printed(board_id)
         return state
 
     def to_act(self, state: State) -> frozenset[int]:
@@ -349,9 +355,10 @@ class TempleOfFive:
 
 
 # ----- helpers ---------------------------------------------------------------------------------
-def _new_seat(seat: int) -> dict[str, Any]:
+def _new_seat() -> dict[str, Any]:
+    """An empty seat; its board (`printed`) is dealt once the decks are shuffled."""
     return {
-        "printed": printed(seat), "tiles": [], "bonuses": [], "hand": [], "placing": [],
+        "printed": {}, "tiles": [], "bonuses": [], "hand": [], "placing": [],
         "sent": {"keep": [], "left": [], "right": [], "discard": []}, "reserve": [],
         "priests": PRIESTS,
         "chains": [], "used": 0, "reused": False, "effect": None, "pending": None, "won": [],

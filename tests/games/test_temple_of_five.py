@@ -56,6 +56,13 @@ def test_components_match_the_book() -> None:
     assert len(state["deck"]) == 40 and all(len(s["hand"]) == 3 for s in state["seats"])
 
 
+def test_the_player_boards_are_dealt_at_random() -> None:
+    """"Shuffle the player boards and randomly deal one to each player": all four differ."""
+    dealt = [GAME.setup(4, TempleOfFiveOptions(), Random(seed))["seats"] for seed in range(12)]
+    assert all(len({str(sorted(s["printed"].items())) for s in seats}) == 4 for seats in dealt)
+    assert len({str(sorted(seats[0]["printed"].items())) for seats in dealt}) > 1
+
+
 # -- materials exchange -----------------------------------------------------------------------
 
 
