@@ -353,6 +353,88 @@ def test_the_private_card_comes_from_a_deck_of_the_players_choice() -> None:
     assert all(m["card"] != "private" for m in GAME.legal_moves(state, 1)), "only its owner"
 
 
+def test_level_two_keeps_one_and_gives_one_to_the_left() -> None:
+    state = fresh(3)
+    state["round"] = 3
+    for data, hand in zip(state["seats"], (["a", "b"], ["c", "d"], ["e", "f"]), strict=True):
+        data["hand"] = [[x, None, None, None] for x in hand]
+    assert {m["to"] for m in GAME.legal_moves(state, 0)} == {"keep", "left"}
+    for seat in range(3):
+        state, _ = GAME.apply(state, seat, {"type": "assign", "tile": 0, "to": "keep"}, Random(0))
+    firsts = [[t[0] for t in data["placing"]] for data in state["seats"]]
+    assert firsts == [["a", "f"], ["c", "b"], ["e", "d"]], "the second tile went left (seat + 1)"
+
+
+def test_the_first_player_token_passes_clockwise_after_each_round() -> None:
+    state = fresh(3)
+    priest_turn(state, 1, "red", 0)
+    state["first"], state["seats"][1]["pending"] = 1, None
+    for seat in (1, 2, 0):
+        assert GAME.to_act(state) == {seat}
+        state, _ = GAME.apply(state, seat, {"type": "pass"}, Random(0))
+    assert (state["round"], state["first"], state["phase"]) == (1, 2, "draft")
+
+
+def test_an_empty_deck_closes_that_god() -> None:
+    state = fresh(2)
+    state["open"]["red"] = card("red", [2, 2], [1, None])
+    state["decks"]["red"] = []
+    priest_turn(state, 0, "red", 2)
+    state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "red", "cells": [1]}, Random(0))
+    assert state["open"]["red"] is None
+    priest_turn(state, 0, "red", 9)
+    assert {m["card"] for m in GAME.legal_moves(state, 0)} == {"white"}
+
+
+THREE_RED_CHAINS = {"0,1": "red", "0,2": "red", "0,5": "red", "0,6": "red",
+                    "7,1": "red", "7,2": "red"}
+
+
+def use_chain(state: dict[str, Any], seat: int, x: int, y: int) -> dict[str, Any]:
+    state, _ = GAME.apply(state, seat, {"type": "chain", "x": x, "y": y}, Random(0))
+    cell = next(m for m in GAME.legal_moves(state, seat) if m["card"] == "white")
+    state, _ = GAME.apply(state, seat, cell, Random(0))
+    return state
+
+
+def test_at_most_two_chains_a_turn() -> None:
+    state = fresh(2)
+    my_priest_turn(state, 0, THREE_RED_CHAINS)
+    state = use_chain(use_chain(state, 0, 0, 1), 0, 0, 5)
+    assert state["turn"] == 1 or not any(
+        m["type"] == "chain" for m in GAME.legal_moves(state, 0)), "the third chain must wait"
+
+
+def test_effect_three_chains_this_turn() -> None:
+    state = fresh(2, effect_tiles=True)
+    my_priest_turn(state, 0, THREE_RED_CHAINS)
+    state["seats"][0]["effect"] = "three"
+    state = use_chain(use_chain(state, 0, 0, 1), 0, 0, 5)
+    assert state["turn"] == 0 and {"type": "chain", "x": 7, "y": 1} in GAME.legal_moves(state, 0)
+
+
+def test_effect_reuse_one_chain_that_holds_ones_priest() -> None:
+    state = fresh(2, effect_tiles=True)
+    my_priest_turn(state, 0, {"0,1": "red", "0,2": "red"})
+    state["seats"][0]["chains"], state["seats"][0]["priests"] = [[0, 1]], 9
+    assert {"type": "chain", "x": 0, "y": 2} not in GAME.legal_moves(state, 0)
+    state["seats"][0]["effect"] = "reuse"
+    assert {"type": "chain", "x": 0, "y": 2} in GAME.legal_moves(state, 0)
+    state = use_chain(state, 0, 0, 2)
+    assert state["turn"] == 1 or not any(
+        m["type"] == "chain" for m in GAME.legal_moves(state, 0)), "only once"
+
+
+def test_effect_bonus2_draws_two_two_space_pieces() -> None:
+    state = fresh(2, effect_tiles=True)
+    state["phase"], state["round"] = "build", 5
+    for data in state["seats"]:
+        data["hand"] = []
+    state["seats"][0]["placing"] = [{"faces": ["red", "red", None, None], "effect": "bonus2"}]
+    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 0, "rot": 0}, Random(0))
+    assert [p["size"] for p in state["seats"][0]["reserve"]] == [2, 2]
+
+
 # -- bonus decorations -------------------------------------------------------------------------
 
 
