@@ -194,9 +194,9 @@ export default {
         const chain = chains.find((m) => m.x === x && m.y === y);
         const piece = fitting.find((m) => has(m.cells, x, y));
         const action = piece || place || chain;
-        const label = spot ? `${spot[1] || "empty"} level ${spot[0]}` : "not built";
+        const label = `${spot[1] || "empty"} level ${spot[0]}`;
         rows.push(h(mine ? "button" : "span", {
-          class: `tof-sp tof-${spot ? spot[1] || "empty" : "none"} tof-l${spot ? spot[0] : "x"}` +
+          class: `tof-sp tof-${spot[1] || "empty"} tof-l${spot[0]}` +
             (hover.includes(key) || has(picked, x, y) ? " tof-hl" : ""),
           "data-key": mine ? `sp-${key}` : null, "data-legal": mine && action ? "true" : null,
           "data-testid": mine ? `tof-sp-${x}-${y}` : null,
@@ -217,7 +217,7 @@ export default {
               } else { L.chain = [x, y]; ctx.rerender(); }
             }
           } : null,
-        }, spot && spot[1] ? SYMBOL[spot[1]] : "", priests.has(key) ? h("span", { class: "tof-priest" }, "♙") : null));
+        }, spot[1] ? SYMBOL[spot[1]] : "", priests.has(key) ? h("span", { class: "tof-priest" }, "♙") : null));
       }
     }
     const won = seat.won.map((c) => `${SYMBOL[c.god]}${c.big}`).join(" ");
