@@ -143,6 +143,9 @@ def test_a_phone_player_plays_four_seats_against_bots(open_client) -> None:
     me.choose_name("Mo")
     card = me.page.locator("[data-game=temple-of-five]")
     card.locator("input[name=seats]").fill("4")
+    me.open_variants(card)
+    for variant in ("effect_tiles", "ultimate_goal"):
+        card.locator(f"input[name={variant}]").check()
     card.get_by_test_id("create-room").click()
     expect(me.page.get_by_test_id("waiting-room")).to_be_visible()
     me.wait_live()
@@ -152,6 +155,7 @@ def test_a_phone_player_plays_four_seats_against_bots(open_client) -> None:
     me.page.get_by_test_id("start").click()
     expect(me.page.get_by_test_id("tof-board")).to_be_visible()
     rng = random.Random(4)
+    kinds: set[str] = set()
     end = me.page.get_by_test_id("end-screen")
     for step in range(MAX_STEPS):
         expect(me.page.locator("#app[data-my-turn=true], [data-testid=end-screen]").first
@@ -163,12 +167,15 @@ def test_a_phone_player_plays_four_seats_against_bots(open_client) -> None:
         if not legal:
             continue
         preferred = [m for m in legal if m["type"] not in ("pass", "bonus")]
-        click_move(me, rng.choice(preferred or legal))
+        move = rng.choice(preferred or legal)
+        kinds.add(move["type"])
+        click_move(me, move)
         me.page.wait_for_function(SETTLED, arg=state["version"])
         if step == 10:
             width = me.page.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE_WIDTH, f"the page is {width}px wide on a phone"
             me.shot("temple-of-five-phone-4p")
     expect(end).to_be_visible()
+    assert "goal" in kinds, "the ultimate-goal side was chosen by clicking"
     expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(4)
     assert not me.page_errors, me.page_errors
