@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
 import websockets
@@ -21,13 +21,6 @@ def server() -> Iterator[Server]:
             running_server(url, WS_IDLE_SECONDS=str(IDLE_SECONDS),
                            HEADER_TIMEOUT_SECONDS="1") as srv:
         yield srv
-
-
-@pytest.fixture
-async def api(server: Server) -> AsyncIterator[Api]:
-    client = Api(server.url)
-    yield client
-    await client.close()
 
 
 async def _keep_pinging(conn: Conn) -> None:

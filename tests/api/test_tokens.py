@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
@@ -26,13 +26,6 @@ def db_url() -> Iterator[str]:
 def server(db_url: str) -> Iterator[Server]:
     with running_server(db_url, TOKEN_TTL_DAYS=str(TTL_DAYS)) as srv:
         yield srv
-
-
-@pytest.fixture
-async def api(server: Server) -> AsyncIterator[Api]:
-    client = Api(server.url)
-    yield client
-    await client.close()
 
 
 async def _renewed_days_ago(db_url: str, player_id: str, days: float) -> None:
