@@ -153,10 +153,11 @@ class Hall:
         await self.hub.notify_in(session, f"{'reset' if reset else 'room'}:{code}:{self.origin}")
 
     async def after_room_change(self, code: str, force_state: bool = False,
-                                state: bool = True) -> None:
+                                state: bool = True, forget: bool = True) -> None:
         """After commit, in this process: push the room and its state (`state`: unless the
-        change cannot have touched it) to local sockets."""
-        if self.cache is not None:
+        change cannot have touched it) to local sockets. `forget`: the change may touch what a
+        held room keeps (not so a seat's socket count)."""
+        if forget and self.cache is not None:
             self.cache.forget(code)
         if not self.sockets.has_room(code):
             return  # nobody here to tell (a join before any socket, the last socket closing)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import chat
+from app import chat, seatcount
 from app.models import Process, Seat, SeatSocket, Watcher, utcnow
 
 if TYPE_CHECKING:
@@ -32,6 +32,13 @@ log = logging.getLogger(__name__)
 
 async def seat_connected(hall: Hall, code: str, seat: int, player_id: str | None) -> int | None:
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)."""
+    if hall.cache is not None:  # Postgres: one statement, NOTIFY only if others listen
+        row = await seatcount.connect(hall.cache.pool, code, seat, player_id, hall.origin,
+                                      hall.cache.registered[code])
+        if row is not None:
+            hall.register(code, 1)
+        await hall.after_room_change(code, forget=False)
+        return row
     async with hall.sessions() as session, session.begin():
         counted = await session.execute(update(Seat).where(
             Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
@@ -54,6 +61,11 @@ async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | N
     if row is None:
         return
     hall.register(code, -1)  # ... and shrinks before the count is taken back
+    if hall.cache is not None:
+        if await seatcount.disconnect(hall.cache.pool, code, seat, player_id, hall.origin,
+                                      hall.cache.registered[code], row, utcnow()):
+            await hall.after_room_change(code, state=False, forget=False)
+        return
     async with hall.sessions() as session, session.begin():
         gone = await session.execute(delete(SeatSocket).where(SeatSocket.id == row))
         if not gone.rowcount:
