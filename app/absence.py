@@ -100,12 +100,20 @@ async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str)
     """A bot takes the seat; its player may take it back (and the log says so)."""
     player = seat.player_id
     seat.player_id, seat.bot, seat.connections, seat.absent_since = None, BOT_KIND, 0, None
+    seat_handed(room)
     await session.execute(delete(SeatVote).where(SeatVote.room_code == room.code,
                                                  SeatVote.seat == seat.seat))
     if player is not None:
         seat.replaced_id = player
         session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
                              kind="bot", cause=cause, player_id=player))
+
+
+def seat_handed(room: Room) -> None:
+    """A seat changed hands mid-game: write the room row too. On Postgres a move is committed
+    only if the room row is as the mover read it (`app.roomcache`, keyed by xmin), so a move
+    judged on the old seats (a bot's, in flight) is judged again on the new ones."""
+    room.updated_at = utcnow()
 
 
 async def reclaim(session: AsyncSession, room: Room, player: Player) -> int:
@@ -118,6 +126,7 @@ async def reclaim(session: AsyncSession, room: Room, player: Player) -> int:
         raise ApiError(409, "game_over", "The game is over; there is no seat to take back.")
     seat.player_id, seat.bot, seat.replaced_id = player.id, None, None
     seat.connections, seat.absent_since = 0, utcnow()  # until this player's socket counts
+    seat_handed(room)
     session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
                          kind="back", cause="reclaim", player_id=player.id))
     return seat.seat

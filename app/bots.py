@@ -53,7 +53,7 @@ class BotDriver:
                 moved = await self._move_once(code)
             except ApiError as exc:
                 log.info("bot move in %s refused: %s", code, exc.code)
-                moved = exc.code in {"stale", "not_your_turn"}
+                moved = exc.code in {"stale", "not_your_turn", "not_seated"}
             except Exception:
                 log.exception("bot driver failed in room %s", code)
                 return
@@ -73,7 +73,7 @@ class BotDriver:
             return False
         seat = acting[0]
         move = self._chooser.choice(game.legal_moves(room.state, seat))
-        await submit_move(self._hall, code, Mover(seat=seat),
+        await submit_move(self._hall, code, Mover(seat=seat, bot=True),
                           platform_id("bot", room.version, seat), room.version, move)
         return True
 

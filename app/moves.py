@@ -53,10 +53,15 @@ class RoomLocks:
 
 @dataclass(frozen=True, slots=True)
 class Mover:
-    """Who is moving: a player (seat looked up) or the platform on behalf of a seat."""
+    """Who is moving: a player (seat looked up) or the platform on behalf of a seat.
+
+    `bot`: a bot's move, which may land only while a bot still holds the seat (its player may
+    have taken it back while the move was in flight). The clock and the admin act for whoever
+    holds the seat."""
 
     player_id: str | None = None
     seat: int | None = None
+    bot: bool = False
 
 
 class RuleError(Exception):
@@ -121,6 +126,7 @@ async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
         seats = [row for row in rows if row.seat is not None]
         seat = mover.seat if mover.seat is not None else _seat_of(seats, mover.player_id)
         try:
+            _check_bot(mover, next((s.bot for s in seats if s.seat == seat), None))
             j = _judge(room, seat, seen_version, move)
         except ApiError:
             earlier = await _earlier_result(hall, code, mover, client_id, conn)
@@ -160,6 +166,7 @@ async def _commit_cached(hall: Hall, code: str, mover: Mover, client_id: str,
             (s for s, (player, _) in room.seats.items()
              if mover.player_id and player == mover.player_id), None)
         try:
+            _check_bot(mover, room.seats.get(seat, (None, None))[1] if seat is not None else None)
             j = _judge(room, seat, seen_version, move)
         except ApiError:
             if not fresh:
@@ -230,6 +237,13 @@ def _clock(room: Row[Any] | CachedRoom, seat: int, acting: Any,
                              room.clock_increment)
     return banks, wire_deadlines(seat_deadlines(room.turn_clock, room.clock_increment, banks,
                                                 now, acting))
+
+
+def _check_bot(mover: Mover, bot: str | None) -> None:
+    """A bot's move made for a seat a player holds again is refused (the bot driver takes
+    `not_seated` as the table having moved on)."""
+    if mover.bot and bot is None:
+        raise ApiError(403, "not_seated", "A player holds this seat again; the bot stands down.")
 
 
 def _seat_of(seats: Sequence[Row[Any]], player_id: str | None) -> int | None:

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.absence import BOT_KIND, absence_payload
+from app.absence import BOT_KIND, absence_payload, seat_handed
 from app.errors import ApiError
 from app.models import Handover, MoveRow, Player, Room, Seat, utcnow
 from app.roomcache import CachedRoom
@@ -206,6 +206,7 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
     seat.connections = 0
     if room.status == "active":
         seat.bot = BOT_KIND
+        seat_handed(room)
         session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
                              kind="bot", cause="left", player_id=player.id))
     humans = [s for s in seats if s.player_id]
