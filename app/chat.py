@@ -42,7 +42,8 @@ def clean_text(raw: Any) -> str:
     return text
 
 
-def line_json(row: ChatMessage) -> dict[str, Any]:
+def line_json(row: Any) -> dict[str, Any]:
+    """A stored line (an ORM row or a Core row) as the wire has it."""
     return {"id": row.id, "at": row.at.isoformat(), "player": row.player_id, "name": row.name,
             "seat": row.seat, "text": row.text}
 
@@ -80,9 +81,10 @@ def broadcast(hall: Any, code: str, message: dict[str, Any]) -> None:
 
 async def history(hall: Any, code: str) -> list[dict[str, Any]]:
     """The room's last lines, oldest first."""
-    async with hall.sessions() as session:
-        rows = list(await session.scalars(select(ChatMessage).where(
-            ChatMessage.room_code == code).order_by(ChatMessage.id.desc()).limit(HISTORY)))
+    lines = ChatMessage.__table__
+    async with hall.engine.connect() as conn:  # Core, no ORM session: every socket greets
+        rows = (await conn.execute(select(lines).where(lines.c.room_code == code)
+                                   .order_by(lines.c.id.desc()).limit(HISTORY))).all()
     return [line_json(row) for row in reversed(rows)]
 
 
@@ -122,8 +124,8 @@ async def tell_watchers(hall: Any, code: str) -> None:
     """Send this process's sockets of room `code` the `watchers` message: how many spectators
     are connected (to any process), and the names they chose (a visitor with no name is only
     counted)."""
-    async with hall.sessions() as session:
-        rows = (await session.execute(
+    async with hall.engine.connect() as conn:
+        rows = (await conn.execute(
             select(Watcher.id, Player.name).outerjoin(Player, Watcher.player_id == Player.id)
             .where(Watcher.room_code == code))).all()
     names = sorted({name for _, name in rows if name is not None})

@@ -153,15 +153,17 @@ class Hall:
         await self.hub.notify_in(session, f"{'reset' if reset else 'room'}:{code}:{self.origin}")
 
     async def after_room_change(self, code: str, force_state: bool = False,
-                                state: bool = True, forget: bool = True) -> None:
+                                state: bool = True, forget: bool = True,
+                                message: dict[str, Any] | None = None) -> None:
         """After commit, in this process: push the room and its state (`state`: unless the
         change cannot have touched it) to local sockets. `forget`: the change may touch what a
-        held room keeps (not so a seat's socket count)."""
+        held room keeps (not so a seat's socket count). `message`: the room message, if the
+        caller already read it after the commit."""
         if forget and self.cache is not None:
             self.cache.forget(code)
         if not self.sockets.has_room(code):
             return  # nobody here to tell (a join before any socket, the last socket closing)
-        message = await self.room_message(code)
+        message = message or await self.room_message(code)
         if message is not None:
             self.sockets.push_room(code, message)
         snap = await self.load_snapshot(code) if state else None

@@ -137,9 +137,12 @@ async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
         room = await rooms.get_room(session, code, for_update=True)
         await action(session, room, *args)
         await hall.room_changed(room.code, session)
-    await hall.after_room_change(room.code)
-    async with transaction(session):
-        return await rooms.room_payload(session, room)
+    # Read once after the commit: the answer, and the `room` message to this process's sockets.
+    message = await hall.room_message(room.code)
+    if message is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    await hall.after_room_change(room.code, message=message)
+    return message["room"]
 
 
 @router.post("/rooms/{code}/join")
