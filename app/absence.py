@@ -96,6 +96,20 @@ async def vote(session: AsyncSession, room: Room, voter: Player, target: int) ->
     return True
 
 
+async def recount(session: AsyncSession, room: Room) -> bool:
+    """Connection counts changed: hand over every absent seat whose votes are a majority now
+    (a voter leaving shrinks the majority needed, one coming back counts again). True if any."""
+    if room.status != "active":
+        return False
+    seats = await _locked_seats(session, room.code)
+    handed = False
+    for target, voters in (await valid_votes(session, room, seats)).items():
+        if len(voters) >= votes_needed(seats, target):
+            await hand_to_bot(session, room, next(s for s in seats if s.seat == target), "vote")
+            handed = True
+    return handed
+
+
 async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str) -> None:
     """A bot takes the seat; its player may take it back (and the log says so)."""
     player = seat.player_id

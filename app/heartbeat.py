@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import chat, seatcount
-from app.models import Process, Seat, SeatSocket, Watcher, utcnow
+from app import absence, chat, seatcount
+from app.models import Process, Room, Seat, SeatSocket, SeatVote, Watcher, utcnow
 
 if TYPE_CHECKING:
     from app.hall import Hall
@@ -38,6 +38,8 @@ async def seat_connected(hall: Hall, code: str, seat: int, player_id: str | None
         if row is not None:
             hall.register(code, 1)
         await hall.after_room_change(code, forget=False)
+        if row is not None:
+            await settle_votes(hall, code)
         return row
     async with hall.sessions() as session, session.begin():
         counted = await session.execute(update(Seat).where(
@@ -52,6 +54,8 @@ async def seat_connected(hall: Hall, code: str, seat: int, player_id: str | None
     if row is not None:  # this process's own tally grows only once the count committed
         hall.register(code, 1)
     await hall.after_room_change(code)
+    if row is not None:
+        await settle_votes(hall, code)
     return row
 
 
@@ -65,6 +69,7 @@ async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | N
         if await seatcount.disconnect(hall.cache.pool, code, seat, player_id, hall.origin,
                                       hall.cache.registered[code], row, utcnow()):
             await hall.after_room_change(code, state=False, forget=False)
+            await settle_votes(hall, code)
         return
     async with hall.sessions() as session, session.begin():
         gone = await session.execute(delete(SeatSocket).where(SeatSocket.id == row))
@@ -73,6 +78,29 @@ async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | N
         await _uncount(session, code, seat, player_id, 1)
         await hall.room_changed(code, session)
     await hall.after_room_change(code, state=False)  # a socket gone leaves the state as is
+    await settle_votes(hall, code)
+
+
+async def settle_votes(hall: Hall, code: str) -> None:
+    """A seat's connection count changed: votes already cast may be a majority now, with nobody
+    voting again (`absence.recount`). Run by the process whose count changed, under the room's
+    row lock, so the seat is handed over once whichever processes count at the same moment."""
+    try:
+        async with hall.engine.connect() as conn:
+            if await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
+                                 .limit(1)) is None:
+                return  # the usual case: no vote, one cheap read
+        async with hall.locks.get(code), hall.sessions() as session, session.begin():
+            room = await session.get(Room, code, with_for_update=True)
+            handed = room is not None and await absence.recount(session, room)
+            if handed:
+                await hall.room_changed(code, session)
+    except Exception:
+        log.exception("could not count the votes in room %s", code)
+        return
+    if handed:
+        await hall.after_room_change(code)
+        hall.bots.wake(code)
 
 
 async def _uncount(session: AsyncSession, code: str, seat: int, player_id: str | None,
@@ -144,5 +172,6 @@ class Heartbeat:
                     "back", dead, len(rows), len(watched))
         for code in rooms:
             await self._hall.after_room_change(code)
+            await settle_votes(self._hall, code)
         for code in watched:
             await chat.tell_watchers(self._hall, code)

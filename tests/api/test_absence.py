@@ -133,6 +133,46 @@ async def test_a_vote_lapses_when_the_absent_player_comes_back(api: Api) -> None
         await conn.close()
 
 
+async def test_a_voter_leaving_makes_the_votes_cast_a_majority(api: Api) -> None:
+    code, people, conns = await _table(api, 3)
+    await conns[2].close()
+    await _until_vote_opens(conns[0], 2)
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[0]["token"], json={"seat": 2})
+    assert room["seats"][2]["votes"] == [0] and room["seats"][2]["votes_needed"] == 2
+    await conns[1].close()  # Bo goes: Ann's vote alone is a majority of those still here
+    await conns[0].until(lambda c: c.room["seats"][2]["bot"] is not None)
+    assert [(h["seat"], h["kind"], h["cause"], h["player"]["name"])
+            for h in conns[0].room["handovers"]] == [(2, "bot", "vote", "Cy")]
+    await conns[0].close()
+
+
+async def test_votes_made_a_majority_by_leavers_on_two_processes_hand_the_seat_once() -> None:
+    with postgres_database() as url, running_server(url, **GRACE) as one, \
+            running_server(url, **GRACE) as two:
+        apis = [Api(one.url), Api(two.url)]
+        people = [await apis[0].player(n) for n in ("Ann", "Bo", "Cy", "Di")]
+        code = await apis[0].room_with("gem-pyramid", people)
+        conns = [await apis[n // 2 % 2].connect(code, p["token"]) for n, p in enumerate(people)]
+        await apis[0].start(code, people[0])
+        for conn in conns:
+            await conn.until(lambda c: c.room and all(s["connected"] for s in c.room["seats"]))
+        await conns[2].close()
+        await _until_vote_opens(conns[0], 2)
+        room = await apis[0].call("POST", f"/api/rooms/{code}/vote", people[0]["token"],
+                                  json={"seat": 2})
+        assert room["seats"][2]["votes"] == [0] and room["seats"][2]["votes_needed"] == 2
+        # Bo (on one process) and Di (on the other) go at once: each process counts its leaver.
+        await asyncio.gather(conns[1].close(), conns[3].close())
+        await conns[0].until(lambda c: c.room["seats"][2]["bot"] is not None)
+        await conns[0].until(lambda c: not any(c.room["seats"][s]["connected"] for s in (1, 3)))
+        room = await apis[1].call("GET", f"/api/rooms/{code}")
+        assert [(h["seat"], h["kind"], h["cause"]) for h in room["handovers"]] == [
+            (2, "bot", "vote")]
+        await conns[0].close()
+        for api in apis:
+            await api.close()
+
+
 async def test_a_vote_crosses_processes_and_outlives_a_restart() -> None:
     with postgres_database() as url:
         with running_server(url, **GRACE) as one, running_server(url, **GRACE) as two:
