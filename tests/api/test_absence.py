@@ -146,6 +146,21 @@ async def test_a_voter_leaving_makes_the_votes_cast_a_majority(api: Api) -> None
     await conns[0].close()
 
 
+async def test_a_voter_coming_back_makes_their_vote_count_again(api: Api) -> None:
+    code, people, conns = await _table(api, 4)
+    await conns[3].close()
+    await _until_vote_opens(conns[1], 3)
+    await api.call("POST", f"/api/rooms/{code}/vote", people[0]["token"], json={"seat": 3})
+    await conns[0].close()  # Ann's vote lapses while she is away...
+    await conns[1].until(lambda c: c.room["seats"][3]["votes"] == [])
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"], json={"seat": 3})
+    assert room["seats"][3]["votes"] == [1] and room["seats"][3]["bot"] is None
+    back = await api.connect(code, people[0]["token"])  # ... and counts again: 2 of 3
+    await conns[1].until(lambda c: c.room["seats"][3]["bot"] is not None)
+    for conn in (back, conns[1], conns[2]):
+        await conn.close()
+
+
 async def test_votes_made_a_majority_by_leavers_on_two_processes_hand_the_seat_once() -> None:
     with postgres_database() as url, running_server(url, **GRACE) as one, \
             running_server(url, **GRACE) as two:
