@@ -3,8 +3,8 @@
 Why: through the ORM, counting a socket took a transaction of four round trips and a NOTIFY
 every time, and set-up and tear-down of rooms became most of the server's CPU (issue 10). Like a
 move (`app.roomcache`), a count NOTIFYs only when another process has sockets in the room. The
-UPDATE touches every seat row of the room, so counts of one room change one after the other
-across processes: the second sees the first's socket, and tells it (or is told) of its own.
+room row is locked first, so counts of one room change one after the other across processes:
+the second sees the first's socket, and tells it (or is told) of its own.
 """
 
 from __future__ import annotations
@@ -15,44 +15,48 @@ import asyncpg
 
 from app.hub import CHANNEL
 
+# Every statement here first takes the room row's lock (the one-time filter runs before the seat
+# is touched), as starts, joins and moves do: one lock order for all, so no deadlock with them.
+_LOCK = "EXISTS (SELECT 1 FROM rooms WHERE code = $1 FOR NO KEY UPDATE)"
+
+# The other seats' counts are read locked (FOR SHARE), so as they are committed now, not as the
+# statement's snapshot had them before it waited for the room.
+_COUNTED = """counted AS (
+  SELECT connections FROM seats WHERE room_code = $1 AND seat <> $2 AND EXISTS (SELECT 1 FROM u)
+  FOR SHARE
+)"""
+
 # $1 room, $2 seat, $3 player, $4 origin, $5 sockets this process registered in the room,
 # $6 notification payload.
 _CONNECT = """
 WITH u AS (
-  UPDATE seats SET
-    connections = connections + CASE WHEN seat = $2 AND player_id = $3 THEN 1 ELSE 0 END,
-    absent_since = CASE WHEN seat = $2 AND player_id = $3 THEN NULL ELSE absent_since END
-  WHERE room_code = $1
-  RETURNING coalesce(seat = $2 AND player_id = $3, false) AS mine, connections
+  UPDATE seats SET connections = connections + 1, absent_since = NULL
+  WHERE room_code = $1 AND seat = $2 AND player_id = $3 AND """ + _LOCK + """
+  RETURNING connections
 ), l AS (
   INSERT INTO seat_sockets (origin, room_code, seat, player_id)
-  SELECT $4, $1, $2, $3 FROM u WHERE mine RETURNING id
-)
+  SELECT $4, $1, $2, $3 FROM u RETURNING id
+), """ + _COUNTED + """
 SELECT (SELECT id FROM l) AS ledger,
        (SELECT pg_notify('""" + CHANNEL + """', $6)
-        WHERE EXISTS (SELECT 1 FROM l)
-          AND (SELECT sum(connections) FROM u)
+        WHERE (SELECT connections FROM u) + (SELECT coalesce(sum(connections), 0) FROM counted)
               + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5 + 1)::text"""
 
-# $1 ledger row, $2 room, $3 seat, $4 player, $5 sockets this process still registers in the
+# $1 room, $2 seat, $3 player, $4 ledger row, $5 sockets this process still registers in the
 # room, $6 notification payload, $7 now (the absence grace period starts).
 _DISCONNECT = """
-WITH g AS (DELETE FROM seat_sockets WHERE id = $1 RETURNING 1),
+WITH g AS (DELETE FROM seat_sockets WHERE id = $4 RETURNING 1),
 u AS (
-  UPDATE seats SET
-    connections = CASE WHEN seat = $3 AND player_id = $4 THEN greatest(connections - 1, 0)
-                       ELSE connections END,
-    absent_since = CASE WHEN seat = $3 AND player_id = $4
-                        THEN CASE WHEN connections <= 1 THEN $7::timestamptz END
-                        ELSE absent_since END
-  WHERE room_code = $2 AND EXISTS (SELECT 1 FROM g)
+  UPDATE seats SET connections = greatest(connections - 1, 0),
+                   absent_since = CASE WHEN connections <= 1 THEN $7::timestamptz END
+  WHERE room_code = $1 AND seat = $2 AND player_id = $3 AND EXISTS (SELECT 1 FROM g)
+    AND """ + _LOCK + """
   RETURNING connections
-)
+), """ + _COUNTED + """
 SELECT EXISTS (SELECT 1 FROM g) AS gone,
        (SELECT pg_notify('""" + CHANNEL + """', $6)
-        WHERE EXISTS (SELECT 1 FROM g)
-          AND (SELECT coalesce(sum(connections), 0) FROM u)
-              + (SELECT count(*) FROM watchers WHERE room_code = $2) > $5)::text"""
+        WHERE (SELECT connections FROM u) + (SELECT coalesce(sum(connections), 0) FROM counted)
+              + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5)::text"""
 
 
 async def connect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | None, origin: str,
@@ -65,5 +69,5 @@ async def connect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | Non
 async def disconnect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | None,
                      origin: str, registered: int, row: int, now: datetime) -> bool:
     """Count one socket less unless a reaper already did; whether it was still counted."""
-    return await pool.fetchval(_DISCONNECT, row, code, seat, player_id, registered,
+    return await pool.fetchval(_DISCONNECT, code, seat, player_id, row, registered,
                                f"room:{code}:{origin}", now)
