@@ -81,15 +81,24 @@ async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | N
     await settle_votes(hall, code)
 
 
+_HAS_VOTES = "SELECT EXISTS (SELECT 1 FROM seat_votes WHERE room_code = $1)"
+
+
+async def _has_votes(hall: Hall, code: str) -> bool:
+    if hall.cache is not None:  # Postgres: a prepared statement, no SQLAlchemy round trip
+        return bool(await hall.cache.pool.fetchval(_HAS_VOTES, code))
+    async with hall.engine.connect() as conn:
+        return await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
+                                 .limit(1)) is not None
+
+
 async def settle_votes(hall: Hall, code: str) -> None:
     """A seat's connection count changed: votes already cast may be a majority now, with nobody
     voting again (`absence.recount`). Run by the process whose count changed, under the room's
     row lock, so the seat is handed over once whichever processes count at the same moment."""
     try:
-        async with hall.engine.connect() as conn:
-            if await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
-                                 .limit(1)) is None:
-                return  # the usual case: no vote, one cheap read
+        if not await _has_votes(hall, code):
+            return  # the usual case: one cheap read
         async with hall.locks.get(code), hall.sessions() as session, session.begin():
             room = await session.get(Room, code, with_for_update=True)
             handed = room is not None and await absence.recount(session, room)
