@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import secrets
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,6 +30,12 @@ async def player_for_token(session: AsyncSession, token: str | None,
     if not token:
         return None
     found = await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    return check_found(found, ttl)
+
+
+def check_found(found: Any, ttl: timedelta | None) -> Any:
+    """The player a token named (an ORM `Player` or a Core row with its columns), refused if
+    unknown (None) or expired."""
     if found is None:
         raise ApiError(401, "bad_token", "That player token is not known here; "
                        "create a player again.")
@@ -38,13 +45,13 @@ async def player_for_token(session: AsyncSession, token: str | None,
     return found
 
 
-def renewed_at(player: Player) -> datetime:
+def renewed_at(player: Any) -> datetime:
     """When the token was last issued or renewed (SQLite hands datetimes back naive, in UTC)."""
     moment = player.token_renewed_at or player.created_at
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def expires_at(player: Player, ttl: timedelta) -> datetime:
+def expires_at(player: Any, ttl: timedelta) -> datetime:
     return renewed_at(player) + ttl
 
 

@@ -11,16 +11,18 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy import select
 
 from app import chat, presence
 from app.api.deps import get_hall
-from app.auth import player_for_token
+from app.auth import check_found, hash_token
 from app.client_ids import check_player_id
 from app.errors import ApiError
 from app.hall import Hall
+from app.models import Player, Room, Seat
 from app.moves import Mover, submit_move
 from app.quotas import client_address
-from app.rooms import get_room, seats_of
+from app.rooms import normalize_code
 from app.sockets import Client
 
 router = APIRouter()
@@ -98,17 +100,31 @@ def _greeted(task: asyncio.Task[None], client: Client) -> None:
         client.close(1011, "server error; reconnect")
 
 
+ROOMS, PLAYERS, SEATS = Room.__table__, Player.__table__, Seat.__table__
+
+
 async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
-    async with hall.sessions() as session:
-        room = await get_room(session, code)
-        player = await player_for_token(session, token, hall.settings.token_ttl)
-        seat = None
-        if player is not None:
-            seat = next((s.seat for s in await seats_of(session, room.code)
-                         if s.player_id == player.id), None)
-    identity = player.id if player else f"@{client_address(ws.scope)}"
-    _check_caps(hall, room.code, identity, anonymous=player is None)
-    client = Client(ws, room.code, seat, player.id if player else None, identity)
+    """The room, the token's player and their seat in one Core query: every socket opens here,
+    and three ORM reads were three round trips and an ORM session each time (issue 10)."""
+    raw, code = code, normalize_code(code)
+    query = select(ROOMS.c.code).where(ROOMS.c.code == code)
+    if token:  # the room, with the token's player (if any) and their seat (if any)
+        query = query.add_columns(PLAYERS.c.id, PLAYERS.c.created_at,
+                                  PLAYERS.c.token_renewed_at, SEATS.c.seat).select_from(
+            ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == hash_token(token)).outerjoin(
+                SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
+    async with hall.engine.connect() as conn:
+        found = (await conn.execute(query)).first()
+    if found is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
+    player_id = seat = None
+    if token:
+        player_id = check_found(found if found.id is not None else None,
+                                hall.settings.token_ttl).id
+        seat = found.seat
+    identity = player_id or f"@{client_address(ws.scope)}"
+    _check_caps(hall, code, identity, anonymous=player_id is None)
+    client = Client(ws, code, seat, player_id, identity)
     hall.sockets.add(client)
     return client
 
