@@ -55,6 +55,7 @@ async def test_acknowledged_moves_survive_a_crash() -> None:
             reply = await mover.move(chooser.choice(mover.state["legal_moves"]))
             assert reply["type"] == "ack"
             acked = reply["version"]
+        await conns[0].until(lambda c: c.state["version"] == acked)  # the mover may be conns[1]
         seen = conns[0].state["view"]
         assert server.proc is not None
         server.proc.send_signal(signal.SIGKILL)
