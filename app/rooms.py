@@ -76,12 +76,15 @@ AWAY_AFTER = 3  # timeouts in a row that mark a seat away
 
 
 async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
-    """The wire `room` object."""
+    """The wire `room` object. Seats are read as plain rows, not ORM objects: every socket
+    opening or closing, join and start builds this, and nothing here changes them (issue 10)."""
+    seats = Seat.__table__
     rows = (await session.execute(
-        select(Seat, Player).outerjoin(Player, Seat.player_id == Player.id)
-        .where(Seat.room_code == room.code).order_by(Seat.seat))).all()
-    away = await away_seats(session, room, [seat.seat for seat, _ in rows])
-    absence, handovers = await absence_payload(session, room, [seat for seat, _ in rows])
+        select(seats, Player.name.label("player_name"))
+        .outerjoin(Player, seats.c.player_id == Player.id)
+        .where(seats.c.room_code == room.code).order_by(seats.c.seat))).all()
+    away = await away_seats(session, room, [seat.seat for seat in rows])
+    absence, handovers = await absence_payload(session, room, list(rows))
     return {
         "code": room.code,
         "game": room.game,
@@ -90,13 +93,14 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         "host": room.host_id,
         "private": room.private,
         "seats": [{"seat": seat.seat,
-                   "player": {"id": player.id, "name": player.name} if player else None,
+                   "player": ({"id": seat.player_id, "name": seat.player_name}
+                              if seat.player_id is not None else None),
                    "bot": seat.bot,
                    "connected": seat.bot is not None or seat.connections > 0,
                    "away": seat.seat in away,
                    "clock_bank": (room.clock_banks or {}).get(str(seat.seat)),
                    **absence.get(seat.seat, {})}
-                  for seat, player in rows],
+                  for seat in rows],
         "version": room.version,
         "next_room": room.next_room,
         "spectators_muted": room.spectators_muted,
