@@ -675,7 +675,7 @@ def test_every_refusal_names_its_rule() -> None:
 # -- random games -----------------------------------------------------------------------------
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
 def test_random_games_keep_every_card_and_refuse_outside_moves(seed: int) -> None:
     play = play_random(GAME, 2, SolomonOptions(), f"sol:{seed}")
