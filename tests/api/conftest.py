@@ -6,6 +6,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from app.config import Settings
+from app.hall import Hall
+from app.migrate import upgrade_to_head_async
 from tests.api.client import Api
 from tests.server import Server, database, running_server
 
@@ -21,3 +24,14 @@ async def api(server: Server) -> AsyncIterator[Api]:
     client = Api(server.url)
     yield client
     await client.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def hall(request: pytest.FixtureRequest) -> AsyncIterator[Hall]:
+    """The pipeline in process, without HTTP: for tests that drive `submit_move` directly."""
+    with database(request.param) as url:
+        await upgrade_to_head_async(url)
+        hall = Hall(Settings(database_url=url, bot_delay_ms=0))
+        await hall.start()
+        yield hall
+        await hall.stop()

@@ -3,33 +3,18 @@ seat back; the clock and the admin still act for whoever holds the seat."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from app import absence
 from app.client_ids import platform_id
-from app.config import Settings
 from app.errors import ApiError
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
 from app.models import Player, Room, Seat
 from app.moves import Mover, submit_move
 from app.rooms import create_room, join, start
 from games import REGISTRY
-from tests.server import database
 
 GAME = REGISTRY["gem-pyramid"]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def hall(request: pytest.FixtureRequest) -> AsyncIterator[Hall]:
-    with database(request.param) as url:
-        await upgrade_to_head_async(url)
-        hall = Hall(Settings(database_url=url, bot_delay_ms=0))
-        await hall.start()
-        yield hall
-        await hall.stop()
 
 
 async def _state(hall: Hall, code: str) -> tuple[int, dict]:

@@ -4,21 +4,16 @@ once, the first move to commit wins and the other is refused."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from sqlalchemy import select
 
-from app.config import Settings
 from app.errors import ApiError
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
 from app.models import MoveRow, Player, Room
 from app.moves import Mover, submit_move
 from app.rooms import create_room, join, start
 from games import REGISTRY
 from tests.games.test_temple_rush import lightning_table, play
-from tests.server import database
 
 GAME = REGISTRY["temple-rush"]
 
@@ -44,16 +39,6 @@ def both_one_block_away() -> tuple[dict, dict, dict]:
             state = play(state, (seat, move))
         finals[seat] = path[-1]
     return state, finals[0], finals[1]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def hall(request: pytest.FixtureRequest) -> AsyncIterator[Hall]:
-    with database(request.param) as url:
-        await upgrade_to_head_async(url)
-        hall = Hall(Settings(database_url=url, bot_delay_ms=0))
-        await hall.start()
-        yield hall
-        await hall.stop()
 
 
 async def _players(hall: Hall) -> list[Player]:
