@@ -47,6 +47,37 @@ TURN_LIMIT = 200
 EVIL_INSTANTS = ("Evil Priest", "Broken Altar", "Unclean", "Bad Offering")
 PASSES = ("pass", "end_military", "skip_build", "end_turn", "to_military")
 COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+# The log's sentence for each move whose text needs at most the card's name.
+_SENTENCES = {
+    "play": "played {card}",
+    "offer": "offered a {card}",
+    "evil": "played {card} against the opponent",
+    "sack": "carried {card} off the Temple, back into its owner's draw pile",
+    "sin": "answered with the Sin {card}",
+    "fast_take": "took {card} back from the discard pile",
+    "discard": "discarded {card}",
+    "army": "placed a Babylonian Army at the north gate",
+    "siege": "laid siege",
+    "drop_siege": "gave up the siege",
+    "israelite": "answered with an Israelite Army",
+    "israelite2": "answered with two Israelite Armies",
+    "burnt": "answered with a Burnt Offering",
+    "scapegoat": "sent away the Scapegoat",
+    "blemish": "answered with a Blemished Animal",
+    "reshuffle": "shuffled a hand of Furnishings back into the draw pile",
+    "to_military": "ended Phase I",
+    "end_military": "ended the attack",
+    "announce": "announced a build",
+    "skip_build": "did not build",
+    "end_turn": "ended the turn",
+    "pass": "passed",
+}
+# Searches: the opponent's redacted copy has no card, so the card is named only when present.
+_SEARCHES = {
+    "levite": "played a Levite and took a Structure",
+    "peace_take": "took a card from the draw pile",
+    "peace_give": "put a card back into the draw pile",
+}
 
 
 class SolomonOptions(BaseModel):
@@ -199,76 +230,33 @@ class SolomonsTemple:
 
     def describe(self, move: Move) -> str:
         kind, card = move.get("type"), move.get("card")
-        if kind == "play":
-            return f"played {card}"
-        if kind == "offer":
-            return f"offered a {card}"
-        if kind == "evil":
-            return f"played {card} against the opponent"
-        if kind == "levite":
-            return "played a Levite and took a Structure" + (f" ({card})" if card else "")
-        if kind == "peace_take":
-            return "took a card from the draw pile" + (f" ({card})" if card else "")
-        if kind == "peace_give":
-            return "put a card back into the draw pile" + (f" ({card})" if card else "")
+        if kind in _SENTENCES:
+            return _SENTENCES[kind].format(card=card)
+        if kind in _SEARCHES:  # the card is gone from the opponent's copy of the move
+            return _SEARCHES[kind] + (f" ({card})" if card else "")
+        army = f"army {move['army'] + 1}" if "army" in move else ""
+        gate = f" on gate {move['gate'] + 1}" if "gate" in move else ""
         if kind == "build_now":
-            return f"built {card} at once" + (
-                f" on gate {move['gate'] + 1}" if "gate" in move else ""
-            )
+            return f"built {card} at once{gate}"
         if kind == "place":
             extra = f" and {move['with']} (Cooperation)" if move.get("with") else ""
-            where = f" on gate {move['gate'] + 1}" if "gate" in move else ""
-            return f"built {card}{where}{extra}"
-        if kind == "army":
-            return "placed a Babylonian Army at the north gate"
+            return f"built {card}{gate}{extra}"
         if kind == "move":
-            return f"moved army {move['army'] + 1} {COMPASS[move['dir']]}"
+            return f"moved {army} {COMPASS[move['dir']]}"
+        if kind == "siege_move":
+            return f"moved {army} {COMPASS[move['dir']]} after the siege"
         if kind == "destroy":
             what = "the Temple" if move["target"] == "temple" else f"gate {move['target'] + 1}"
-            return f"sent army {move['army'] + 1} to destroy {what}"
+            return f"sent {army} to destroy {what}"
         if kind == "relocate" and move.get("stay"):
-            return f"left army {move['army'] + 1} where it stands"
+            return f"left {army} where it stands"
         if kind == "relocate":
-            where = f"row {move['row'] + 1}, column {move['col'] + 1}"
-            return f"re-located army {move['army'] + 1} to {where}"
-        if kind == "sack":
-            return f"carried {card} off the Temple, back into its owner's draw pile"
+            return f"re-located {army} to row {move['row'] + 1}, column {move['col'] + 1}"
         if kind == "passage":
-            return f"led army {move['army'] + 1} through a Secret Passage"
-        if kind == "siege_move":
-            return f"moved army {move['army'] + 1} {COMPASS[move['dir']]} after the siege"
-        if kind == "siege":
-            return "laid siege"
+            return f"led {army} through a Secret Passage"
         if kind == "siege_break":
             return f"broke gate {move['gate'] + 1} after the siege"
-        if kind == "drop_siege":
-            return "gave up the siege"
-        if kind == "israelite":
-            return "answered with an Israelite Army"
-        if kind == "israelite2":
-            return "answered with two Israelite Armies"
-        if kind == "sin":
-            return f"answered with the Sin {card}"
-        if kind == "burnt":
-            return "answered with a Burnt Offering"
-        if kind == "scapegoat":
-            return "sent away the Scapegoat"
-        if kind == "blemish":
-            return "answered with a Blemished Animal"
-        if kind == "fast_take":
-            return f"took {card} back from the discard pile"
-        if kind == "discard":
-            return f"discarded {card}"
-        if kind == "reshuffle":
-            return "shuffled a hand of Furnishings back into the draw pile"
-        return {
-            "to_military": "ended Phase I",
-            "end_military": "ended the attack",
-            "announce": "announced a build",
-            "skip_build": "did not build",
-            "end_turn": "ended the turn",
-            "pass": "passed",
-        }.get(str(kind), str(kind))
+        return str(kind)
 
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
         if viewer != seat and move.get("type") in ("levite", "peace_take", "peace_give"):
