@@ -5,6 +5,7 @@ import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText } from "./absence.js";
 import { ChatPanel } from "./chat.js";
 import { bankBadge, clockBadge, tickClocks } from "./clock.js";
+import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
 import { copyText, h, keepFocus, navigate, replace, toast, uid } from "./ui.js";
@@ -18,27 +19,6 @@ export function openRoom(root, code) {
   const page = new RoomPage(root, code);
   page.start();
   return page;
-}
-
-async function loadRenderer(gameId) {
-  try {
-    const renderer = (await import(`/static/games/${gameId}.js`)).default;
-    if (renderer.stylesheet) await loadStylesheet(renderer.stylesheet);
-    return renderer;
-  } catch (err) {
-    console.warn(`no renderer for ${gameId}, using the generic one`, err);
-    return (await import("/static/games/generic.js")).default;
-  }
-}
-
-/** A renderer's own stylesheet, loaded once, before its first drawing (no unstyled flash). */
-function loadStylesheet(href) {
-  if (document.querySelector(`link[rel=stylesheet][href="${CSS.escape(href)}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href, onload: resolve, onerror: resolve });
-    document.head.append(link);
-    setTimeout(resolve, 3000);
-  });
 }
 
 class RoomPage {
