@@ -8,6 +8,7 @@ at the moment of the last vote either keeps the seat or finds it handed over, ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,7 +22,7 @@ from app.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
 BOT_KIND = "random"
 
 
-def absent_from(seat: Seat, room: Room) -> datetime | None:
+def absent_from(seat: Any, room: Any) -> datetime | None:
     """Since when a held seat has had no connection during the game (None: present or no one)."""
     if room.status != "active" or seat.player_id is None or seat.connections > 0:
         return None
@@ -33,13 +34,13 @@ def vote_opens(since: datetime) -> datetime:
     return since + timedelta(seconds=get_settings().absent_grace_seconds)
 
 
-def votes_needed(seats: list[Seat], target: int, voter_seat: int | None = None) -> int:
+def votes_needed(seats: Sequence[Any], target: int, voter_seat: int | None = None) -> int:
     """A majority of the connected players other than the absent one (a voter counts as
     connected: they are plainly there)."""
     return len(_electorate(seats, target, voter_seat)) // 2 + 1
 
 
-def _electorate(seats: list[Seat], target: int, voter_seat: int | None) -> set[int]:
+def _electorate(seats: Sequence[Any], target: int, voter_seat: int | None) -> set[int]:
     return {s.seat for s in seats if s.player_id is not None and s.seat != target
             and (s.connections > 0 or s.seat == voter_seat)}
 
@@ -49,12 +50,13 @@ async def _locked_seats(session: AsyncSession, code: str) -> list[Seat]:
                                       .order_by(Seat.seat).with_for_update()))
 
 
-async def valid_votes(session: AsyncSession, room: Room, seats: list[Seat]
-                      ) -> dict[int, list[int]]:
-    """For each absent seat, the seats of the connected players whose vote counts now."""
+def count_votes(room: Any, seats: Sequence[Any], votes: Iterable[Any]) -> dict[int, list[int]]:
+    """For each absent seat, the seats of the connected players whose vote counts now.
+
+    `votes`: rows with `seat`, `voter_id` and `at` (ORM objects or plain records alike)."""
     by_player = {s.player_id: s for s in seats if s.player_id is not None}
     found: dict[int, list[int]] = {}
-    for vote in await session.scalars(select(SeatVote).where(SeatVote.room_code == room.code)):
+    for vote in votes:
         target = next((s for s in seats if s.seat == vote.seat), None)
         voter = by_player.get(vote.voter_id)
         since = absent_from(target, room) if target is not None else None
@@ -62,6 +64,13 @@ async def valid_votes(session: AsyncSession, room: Room, seats: list[Seat]
             continue  # the seat came back since, or the voter left: the vote lapsed
         found.setdefault(vote.seat, []).append(voter.seat)
     return {seat: sorted(voters) for seat, voters in found.items()}
+
+
+async def valid_votes(session: AsyncSession, room: Room, seats: list[Seat]
+                      ) -> dict[int, list[int]]:
+    """`count_votes` on the room's votes as stored."""
+    return count_votes(room, seats, await session.scalars(
+        select(SeatVote).where(SeatVote.room_code == room.code)))
 
 
 async def vote(session: AsyncSession, room: Room, voter: Player, target: int) -> bool:
@@ -146,26 +155,37 @@ async def reclaim(session: AsyncSession, room: Room, player: Player) -> int:
     return seat.seat
 
 
-async def absence_payload(session: AsyncSession, room: Room, seats: list[Seat]
+async def absence_payload(session: AsyncSession, room: Room, seats: Sequence[Any]
                           ) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
-    """The wire fields: per seat (absent_since, vote_after, votes, votes_needed, replaced) and
-    the room's handovers, oldest first."""
+    """`absence_fields` on what the session reads (nothing in the lobby)."""
     if room.status == "lobby":
         return {}, []
-    ids = {s.replaced_id for s in seats if s.replaced_id}
     handovers = list(await session.scalars(select(Handover).where(
         Handover.room_code == room.code).order_by(Handover.id)))
-    ids |= {h.player_id for h in handovers}
+    ids = {s.replaced_id for s in seats if s.replaced_id} | {h.player_id for h in handovers}
     names = dict((await session.execute(select(Player.id, Player.name)
                                         .where(Player.id.in_(ids)))).all()) if ids else {}
-    votes = await valid_votes(session, room, seats) if room.status == "active" else {}
+    votes = (await session.scalars(select(SeatVote).where(SeatVote.room_code == room.code))
+             if room.status == "active" else [])
+    return absence_fields(room, seats, votes, handovers, names)
+
+
+def absence_fields(room: Any, seats: Sequence[Any], votes: Iterable[Any],
+                   handovers: Sequence[Any], names: dict[str, str]
+                   ) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
+    """The wire fields: per seat (absent_since, vote_after, votes, votes_needed, replaced) and
+    the room's handovers, oldest first. `names`: the names of replaced and handed-over players.
+    Plain rows or ORM objects alike, so that Postgres can read them all in one statement."""
+    if room.status == "lobby":
+        return {}, []
+    counted = count_votes(room, seats, votes) if room.status == "active" else {}
     per_seat = {}
     for seat in seats:
         since = absent_from(seat, room)
         per_seat[seat.seat] = {
             "absent_since": since.isoformat() if since else None,
             "vote_after": vote_opens(since).isoformat() if since else None,
-            "votes": votes.get(seat.seat, []),
+            "votes": counted.get(seat.seat, []),
             "votes_needed": votes_needed(seats, seat.seat) if since else None,
             "replaced": ({"id": seat.replaced_id, "name": names.get(seat.replaced_id, "?")}
                          if seat.replaced_id else None),

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app import chat, presence
+from app import chat, presence, roomread
 from app.bots import BotDriver
 from app.clocks import TurnClocks
 from app.config import Settings
@@ -115,6 +115,9 @@ class Hall:
                             room.clock_banks)
 
     async def room_message(self, code: str) -> dict[str, Any] | None:
+        if self.cache is not None:  # Postgres: one statement (app/roomread.py)
+            payload = await roomread.room_payload(self.cache.pool, code)
+            return None if payload is None else {"type": "room", "room": payload}
         async with self.sessions() as session:
             room = await session.get(Room, code)
             if room is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
 from random import Random
 from typing import Any
@@ -14,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.absence import BOT_KIND, absence_payload, seat_handed
 from app.errors import ApiError
 from app.models import Handover, MoveRow, Player, Room, Seat, utcnow
-from app.roomcache import CachedRoom
 from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
@@ -76,8 +76,9 @@ AWAY_AFTER = 3  # timeouts in a row that mark a seat away
 
 
 async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
-    """The wire `room` object. Seats are read as plain rows, not ORM objects: every socket
-    opening or closing, join and start builds this, and nothing here changes them (issue 10)."""
+    """The wire `room` object, read through a session. Seats are read as plain rows, not ORM
+    objects: nothing here changes them (issue 10). On Postgres the hot callers read all of it
+    in one statement instead (`app.roomread`)."""
     seats = Seat.__table__
     rows = (await session.execute(
         select(seats, Player.name.label("player_name"))
@@ -85,6 +86,14 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         .where(seats.c.room_code == room.code).order_by(seats.c.seat))).all()
     away = await away_seats(session, room, [seat.seat for seat in rows])
     absence, handovers = await absence_payload(session, room, list(rows))
+    return payload_from(room, rows, away, absence, handovers)
+
+
+def payload_from(room: Any, seats: Sequence[Any], away: set[int],
+                 absence: dict[int, dict[str, Any]],
+                 handovers: list[dict[str, Any]]) -> dict[str, Any]:
+    """The wire `room` object from what was read: the room's columns, its seats (with
+    `player_name`) in order, the away seats and the absence fields (`absence_fields`)."""
     return {
         "code": room.code,
         "game": room.game,
@@ -100,7 +109,7 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
                    "away": seat.seat in away,
                    "clock_bank": (room.clock_banks or {}).get(str(seat.seat)),
                    **absence.get(seat.seat, {})}
-                  for seat in rows],
+                  for seat in seats],
         "version": room.version,
         "next_room": room.next_room,
         "spectators_muted": room.spectators_muted,
@@ -125,7 +134,7 @@ async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set
     return away
 
 
-def room_deadlines(room: Room | CachedRoom) -> dict[str, str]:
+def room_deadlines(room: Any) -> dict[str, str]:
     """When each seat to act runs out of time, as the `state` message carries it."""
     if room.status != "active" or not room.turn_clock or room.state is None:
         return {}
@@ -137,7 +146,7 @@ def room_deadlines(room: Room | CachedRoom) -> dict[str, str]:
                                          room.last_move_at, acting))
 
 
-def clock_deadline(room: Room) -> str | None:
+def clock_deadline(room: Any) -> str | None:
     """The first deadline of the seats to act (ISO 8601, UTC), or None with no clock running."""
     deadlines = room_deadlines(room)
     return min(deadlines.values(), key=datetime.fromisoformat) if deadlines else None

@@ -36,7 +36,7 @@ class VersionBody(BaseModel):
     version: int = Field(ge=0, le=MAX_INT32)
 
 
-def admin_name(raw: Annotated[str | None, Header(alias="X-Admin-Name")] = None) -> str:
+async def admin_name(raw: Annotated[str | None, Header(alias="X-Admin-Name")] = None) -> str:
     """Who signs the audit log: the name the console asked for (URL-encoded), else "admin"."""
     name = " ".join(unquote(raw or "").split())[:40]
     return name or "admin"

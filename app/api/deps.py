@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
 
 from app.auth import bearer, check_admin, player_for_token
 from app.errors import ApiError
@@ -14,8 +15,14 @@ from app.hall import Hall
 from app.models import Player
 
 
-def get_hall(request: Request) -> Hall:
-    return request.app.state.hall
+def hall_of(connection: HTTPConnection) -> Hall:
+    return connection.app.state.hall
+
+
+async def get_hall(request: Request) -> Hall:
+    """Async, like every dependency here: FastAPI runs a plain `def` dependency in a worker
+    thread, and that hand-off cost more than the whole lookup, on every request (issue 10)."""
+    return hall_of(request)
 
 
 HallDep = Annotated[Hall, Depends(get_hall)]
@@ -42,11 +49,11 @@ async def current_player(player: Annotated[Player | None, Depends(maybe_player)]
     return player
 
 
-def require_admin(hall: HallDep, authorization: AuthHeader = None) -> None:
+async def require_admin(hall: HallDep, authorization: AuthHeader = None) -> None:
     check_admin(hall.settings.admin_token, bearer(authorization))
 
 
-def address(request: Request) -> str:
+async def address(request: Request) -> str:
     """The caller's network address, for per-address limits."""
     return request.client.host if request.client else "unknown"
 

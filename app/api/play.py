@@ -14,7 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
 
 from app import chat, presence
-from app.api.deps import get_hall
+from app.api.deps import hall_of
 from app.auth import check_found, hash_token
 from app.client_ids import check_player_id
 from app.errors import ApiError
@@ -63,7 +63,7 @@ def _error(code: str, message: str, move_id: Any = None) -> dict[str, Any]:
 
 @router.websocket("/api/rooms/{code}/ws")
 async def play(ws: WebSocket, code: str, token: str | None = None) -> None:
-    hall = get_hall(ws)  # type: ignore[arg-type]
+    hall = hall_of(ws)
     offered = ws.scope.get("subprotocols") or []
     token = token or offered_token(offered)
     await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
