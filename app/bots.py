@@ -61,10 +61,15 @@ class BotDriver:
                 return
 
     async def _move_once(self, code: str) -> bool:
-        async with self._hall.sessions() as session:
-            room = await session.get(Room, code)
-            bots = set(await session.scalars(select(Seat.seat).where(
-                Seat.room_code == code, Seat.bot.is_not(None))))
+        cache = self._hall.cache
+        if cache is not None:  # Postgres: the room as held (a stale one is judged again)
+            room = cache.get(code) or await cache.load(code)
+            bots = {s for s, (_, bot) in room.seats.items() if bot} if room else set()
+        else:
+            async with self._hall.sessions() as session:
+                room = await session.get(Room, code)
+                bots = set(await session.scalars(select(Seat.seat).where(
+                    Seat.room_code == code, Seat.bot.is_not(None))))
         if room is None or room.status != "active" or not bots:
             return False
         game = REGISTRY[room.game]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 import weakref
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -79,12 +80,22 @@ def broadcast(hall: Any, code: str, message: dict[str, Any]) -> None:
         client.send(text)
 
 
+_HISTORY = ("SELECT id, at, player_id, name, seat, text FROM chat_messages WHERE room_code = $1 "
+            "ORDER BY id DESC LIMIT $2")
+_WATCHERS = ("SELECT w.id, p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
+             "WHERE w.room_code = $1")
+
+
 async def history(hall: Any, code: str) -> list[dict[str, Any]]:
     """The room's last lines, oldest first."""
     lines = ChatMessage.__table__
-    async with hall.engine.connect() as conn:  # Core, no ORM session: every socket greets
-        rows = (await conn.execute(select(lines).where(lines.c.room_code == code)
-                                   .order_by(lines.c.id.desc()).limit(HISTORY))).all()
+    if hall.cache is not None:  # Postgres: a prepared statement (every socket greets)
+        rows = [SimpleNamespace(**dict(r.items()))
+                for r in await hall.cache.pool.fetch(_HISTORY, code, HISTORY)]
+    else:
+        async with hall.reader.connect() as conn:
+            rows = (await conn.execute(select(lines).where(lines.c.room_code == code)
+                                       .order_by(lines.c.id.desc()).limit(HISTORY))).all()
     return [line_json(row) for row in reversed(rows)]
 
 
@@ -124,9 +135,12 @@ async def tell_watchers(hall: Any, code: str) -> None:
     """Send this process's sockets of room `code` the `watchers` message: how many spectators
     are connected (to any process), and the names they chose (a visitor with no name is only
     counted)."""
-    async with hall.engine.connect() as conn:
-        rows = (await conn.execute(
-            select(Watcher.id, Player.name).outerjoin(Player, Watcher.player_id == Player.id)
-            .where(Watcher.room_code == code))).all()
+    if hall.cache is not None:  # Postgres: a prepared statement
+        rows = [tuple(r) for r in await hall.cache.pool.fetch(_WATCHERS, code)]
+    else:
+        async with hall.reader.connect() as conn:
+            rows = (await conn.execute(
+                select(Watcher.id, Player.name).outerjoin(Player, Watcher.player_id == Player.id)
+                .where(Watcher.room_code == code))).all()
     names = sorted({name for _, name in rows if name is not None})
     broadcast(hall, code, {"type": "watchers", "count": len(rows), "names": names})

@@ -36,6 +36,9 @@ class Hall:
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self.engine = make_engine(url)
+        # Single-statement reads, autocommitted: no BEGIN and ROLLBACK round trips around them
+        # (every socket's greeting reads several things; issue 10). Same pool as `engine`.
+        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.sessions = make_sessionmaker(self.engine)
         self.hub = make_hub(url)
         # Postgres: rooms held in memory, written by conditional statements (app/roomcache.py).
@@ -153,7 +156,11 @@ class Hall:
 
         `reset` (an admin rollback) makes every process push the state even at an old version.
         """
-        await self.hub.notify_in(session, f"{'reset' if reset else 'room'}:{code}:{self.origin}")
+        await self.hub.notify_in(session, self.room_notice(code, reset))
+
+    def room_notice(self, code: str, reset: bool = False) -> str:
+        """The hub payload saying this process changed the room's seats or status."""
+        return f"{'reset' if reset else 'room'}:{code}:{self.origin}"
 
     async def after_room_change(self, code: str, force_state: bool = False,
                                 state: bool = True, forget: bool = True,

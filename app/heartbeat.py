@@ -33,13 +33,13 @@ log = logging.getLogger(__name__)
 async def seat_connected(hall: Hall, code: str, seat: int, player_id: str | None) -> int | None:
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)."""
     if hall.cache is not None:  # Postgres: one statement, NOTIFY only if others listen
-        row = await seatcount.connect(hall.cache.pool, code, seat, player_id, hall.origin,
-                                      hall.cache.registered[code])
+        row, votes = await seatcount.connect(hall.cache.pool, code, seat, player_id,
+                                             hall.origin, hall.cache.registered[code])
         if row is not None:
             hall.register(code, 1)
         await hall.after_room_change(code, forget=False)
-        if row is not None:
-            await settle_votes(hall, code)
+        if row is not None and votes:
+            await settle_votes(hall, code, votes_known=True)
         return row
     async with hall.sessions() as session, session.begin():
         counted = await session.execute(update(Seat).where(
@@ -87,17 +87,18 @@ _HAS_VOTES = "SELECT EXISTS (SELECT 1 FROM seat_votes WHERE room_code = $1)"
 async def _has_votes(hall: Hall, code: str) -> bool:
     if hall.cache is not None:  # Postgres: a prepared statement, no SQLAlchemy round trip
         return bool(await hall.cache.pool.fetchval(_HAS_VOTES, code))
-    async with hall.engine.connect() as conn:
+    async with hall.reader.connect() as conn:
         return await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
                                  .limit(1)) is not None
 
 
-async def settle_votes(hall: Hall, code: str) -> None:
+async def settle_votes(hall: Hall, code: str, votes_known: bool = False) -> None:
     """A seat's connection count changed: votes already cast may be a majority now, with nobody
     voting again (`absence.recount`). Run by the process whose count changed, under the room's
-    row lock, so the seat is handed over once whichever processes count at the same moment."""
+    row lock, so the seat is handed over once whichever processes count at the same moment.
+    `votes_known`: the caller already saw votes on record."""
     try:
-        if not await _has_votes(hall, code):
+        if not votes_known and not await _has_votes(hall, code):
             return  # the usual case: one cheap read
         async with hall.locks.get(code), hall.sessions() as session, session.begin():
             room = await session.get(Room, code, with_for_update=True)

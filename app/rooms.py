@@ -172,27 +172,29 @@ async def create_room(session: AsyncSession, host: Player, game_id: str,
     return room
 
 
-def _lobby_only(room: Room, action: str) -> None:
+def _lobby_only(room: Any, action: str) -> None:
     if room.status != "lobby":
         raise ApiError(409, "room_started", f"You cannot {action}: this game has already "
                        "started." if room.status == "active" else
                        f"You cannot {action}: this room is {room.status}.")
 
 
-def _host_only(room: Room, player: Player, action: str) -> None:
+def _host_only(room: Any, player: Any, action: str) -> None:
     if room.host_id != player.id:
         raise ApiError(403, "not_host", f"Only the host can {action}.")
 
 
-def _seat(seats: list[Seat], number: int) -> Seat:
+def _seat(seats: list[Any], number: int) -> Any:
     for seat in seats:
         if seat.seat == number:
             return seat
     raise ApiError(422, "bad_seat", f"This room has no seat {number}.")
 
 
-async def join(session: AsyncSession, room: Room, player: Player, wanted: int | None) -> None:
-    seats = await seats_of(session, room.code)
+def join_seats(room: Any, seats: list[Any], player: Any, wanted: int | None) -> None:
+    """Seat `player` (in seat `wanted`, or the first free one). Like every `*_seats` action, it
+    only reads and sets attributes of the room and its seats, so that Postgres can run it on
+    plain rows (`app.seatwrite`) and SQLite on ORM objects."""
     if any(s.player_id == player.id for s in seats):
         return  # already seated: joining again (a second tab, a retry) changes nothing
     _lobby_only(room, "join")
@@ -206,6 +208,10 @@ async def join(session: AsyncSession, room: Room, player: Player, wanted: int | 
             raise ApiError(409, "room_full", "Every seat in this room is taken.")
         seat = free[0]
     seat.player_id = player.id
+
+
+async def join(session: AsyncSession, room: Room, player: Player, wanted: int | None) -> None:
+    join_seats(room, await seats_of(session, room.code), player, wanted)
 
 
 async def leave(session: AsyncSession, room: Room, player: Player) -> None:
@@ -230,21 +236,24 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
             room.status = "aborted"
 
 
-async def add_bot(session: AsyncSession, room: Room, player: Player, number: int) -> None:
+def bot_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
     _host_only(room, player, "add bots")
     _lobby_only(room, "add a bot")
-    seat = _seat(await seats_of(session, room.code), number)
+    seat = _seat(seats, number)
     if seat.player_id or seat.bot:
         raise ApiError(409, "seat_taken", f"Seat {number} is already taken.")
     seat.bot = BOT_KIND
 
 
-async def remove_from_seat(session: AsyncSession, room: Room, player: Player,
-                           number: int) -> None:
+async def add_bot(session: AsyncSession, room: Room, player: Player, number: int) -> None:
+    bot_seats(room, await seats_of(session, room.code), player, number)
+
+
+def free_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
     """The host frees a seat in the waiting room (a player who wandered off, or a bot)."""
     _host_only(room, player, "remove players")
     _lobby_only(room, "remove a player")
-    seat = _seat(await seats_of(session, room.code), number)
+    seat = _seat(seats, number)
     if seat.player_id == room.host_id:
         raise ApiError(409, "host_seat", "The host cannot remove themselves; leave instead.")
     if not seat.player_id and not seat.bot:
@@ -252,10 +261,14 @@ async def remove_from_seat(session: AsyncSession, room: Room, player: Player,
     seat.player_id, seat.bot, seat.connections = None, None, 0
 
 
-async def start(session: AsyncSession, room: Room, player: Player) -> State:
+async def remove_from_seat(session: AsyncSession, room: Room, player: Player,
+                           number: int) -> None:
+    free_seats(room, await seats_of(session, room.code), player, number)
+
+
+def start_seats(room: Any, seats: list[Any], player: Any) -> None:
     _host_only(room, player, "start the game")
     _lobby_only(room, "start")
-    seats = await seats_of(session, room.code)
     empty = [s.seat for s in seats if not s.player_id and not s.bot]
     if empty:
         raise ApiError(409, "seats_empty", "Every seat needs a player or a bot before the game "
@@ -269,4 +282,8 @@ async def start(session: AsyncSession, room: Room, player: Player) -> State:
     room.clock_banks = starting_banks(room.turn_clock, room.clock_increment, len(seats))
     for seat in seats:  # a player who never opened the game is absent from the start
         seat.absent_since = room.last_move_at if seat.connections == 0 else None
+
+
+async def start(session: AsyncSession, room: Room, player: Player) -> State:
+    start_seats(room, await seats_of(session, room.code), player)
     return room.state

@@ -38,6 +38,7 @@ WITH u AS (
   SELECT $4, $1, $2, $3 FROM u RETURNING id
 ), """ + _COUNTED + """
 SELECT (SELECT id FROM l) AS ledger,
+       EXISTS (SELECT 1 FROM seat_votes WHERE room_code = $1) AS votes,
        (SELECT pg_notify('""" + CHANNEL + """', $6)
         WHERE (SELECT connections FROM u) + (SELECT coalesce(sum(connections), 0) FROM counted)
               + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5 + 1)::text"""
@@ -60,10 +61,17 @@ SELECT EXISTS (SELECT 1 FROM g) AS gone,
 
 
 async def connect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | None, origin: str,
-                  registered: int) -> int | None:
-    """Count one more socket for the seat; its ledger row (None: not the seat's player)."""
-    return await pool.fetchval(_CONNECT, code, seat, player_id, origin, registered,
-                               f"room:{code}:{origin}")
+                  registered: int) -> tuple[int | None, bool]:
+    """Count one more socket for the seat: its ledger row (None: not the seat's player), and
+    whether the room has votes on record.
+
+    Votes read in the same statement may miss one committed while it waited for the room lock;
+    that is safe here: a socket opening can complete a majority only through its own player's
+    vote, which was on record before. (A socket closing shrinks the majority needed, so
+    `disconnect` callers read the votes afresh.)"""
+    row = await pool.fetchrow(_CONNECT, code, seat, player_id, origin, registered,
+                              f"room:{code}:{origin}")
+    return row["ledger"], row["votes"]
 
 
 async def disconnect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | None,

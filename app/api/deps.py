@@ -9,7 +9,7 @@ from fastapi import Depends, Header, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
-from app.auth import bearer, check_admin, player_for_token
+from app.auth import bearer, check_admin, player_for_token, player_from_pool
 from app.errors import ApiError
 from app.hall import Hall
 from app.models import Player
@@ -39,6 +39,9 @@ AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 async def maybe_player(session: SessionDep, hall: HallDep,
                        authorization: AuthHeader = None) -> Player | None:
+    if hall.cache is not None:  # Postgres: one prepared statement, outside the session
+        return await player_from_pool(hall.cache.pool, bearer(authorization),
+                                      hall.settings.token_ttl)
     return await player_for_token(session, bearer(authorization), hall.settings.token_ttl)
 
 

@@ -7,9 +7,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, StringConstraints, model_validator
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 
-from app import absence, rooms
+from app import absence, rooms, seatwrite
 from app.api.bounds import MAX_SEAT
 from app.api.deps import Address, CurrentPlayer, HallDep, MaybePlayer, SessionDep
 from app.auth import hash_token, new_token, token_times
@@ -61,18 +61,25 @@ async def health() -> dict[str, bool]:
     return {"ok": True}
 
 
+_NEW_PLAYER = ("INSERT INTO players (id, name, token_hash, created_at, token_renewed_at) "
+               "VALUES ($1, $2, $3, $4, $4)")
+
+
 @router.post("/players", status_code=201)
 async def create_player(body: NewPlayer, hall: HallDep,
                         where: Address) -> dict[str, str | None]:
-    """One Core INSERT, no ORM session: the benchmark's rooms each start with two of these."""
+    """One INSERT, no ORM session: the benchmark's rooms each start with two of these."""
     hall.quotas.spend("players", where)
     token, now = new_token(), utcnow()
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
                     token_hash=hash_token(token), created_at=now, token_renewed_at=now)
-    async with hall.engine.begin() as conn:
-        await conn.execute(insert(PLAYERS).values(
-            id=player.id, name=player.name, token_hash=player.token_hash, created_at=now,
-            token_renewed_at=now))
+    if hall.cache is not None:  # Postgres: one prepared, autocommitted statement
+        await hall.cache.pool.execute(_NEW_PLAYER, player.id, player.name, player.token_hash, now)
+    else:
+        async with hall.engine.begin() as conn:
+            await conn.execute(insert(PLAYERS).values(
+                id=player.id, name=player.name, token_hash=player.token_hash, created_at=now,
+                token_renewed_at=now))
     return {"id": player.id, "name": player.name, "token": token,
             **token_times(player, hall.settings.token_ttl)}
 
@@ -87,7 +94,9 @@ async def renew_token(player: CurrentPlayer, session: SessionDep,
                       hall: HallDep) -> dict[str, str | None]:
     """Push the token's expiry TOKEN_TTL_DAYS from now; the token itself stays the same, so
     every tab holding it goes on working. An expired token cannot be renewed."""
-    player.token_renewed_at = utcnow()
+    player.token_renewed_at = utcnow()  # the player may be detached (read outside the session)
+    await session.execute(update(PLAYERS).where(PLAYERS.c.id == player.id).values(
+        token_renewed_at=player.token_renewed_at))
     await session.commit()
     return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
 
@@ -134,18 +143,38 @@ async def get_room(code: str, session: SessionDep) -> dict[str, Any]:
 
 async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
                   *args: Any) -> dict[str, Any]:
-    """Run one seat/status change in a transaction, tell every process, answer the room."""
+    """Run one seat/status change (`action(session, room, *args)`) in a transaction, tell every
+    process, answer the room."""
     # FOR UPDATE does nothing on SQLite: the room's writer lock (one for all rooms on SQLite)
     # serialises concurrent joins, leaves and starts in this process.
     async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
         room = await rooms.get_room(session, code, for_update=True)
         await action(session, room, *args)
         await hall.room_changed(room.code, session)
-    # Read once after the commit: the answer, and the `room` message to this process's sockets.
-    message = await hall.room_message(room.code)
+    return await _answer(room.code, hall)
+
+
+async def _seat_change(code: str, session: SessionDep, hall: HallDep, action: Any,
+                       *args: Any) -> dict[str, Any]:
+    """`_change` for an action on the room and its seats alone (`rooms.*_seats`): on Postgres
+    one short transaction on the pool (`app.seatwrite`), with no ORM session."""
+    if hall.cache is None:
+        async def on_session(session: Any, room: Any, *args: Any) -> None:
+            action(room, await rooms.seats_of(session, room.code), *args)
+        return await _change(code, session, hall, on_session, *args)
+    code = rooms.normalize_code(code)
+    async with hall.locks.get(code):
+        await seatwrite.change(hall.cache.pool, code, hall.room_notice(code), action, *args)
+    return await _answer(code, hall)
+
+
+async def _answer(code: str, hall: HallDep) -> dict[str, Any]:
+    """Read once after the commit: the answer, and the `room` message to this process's
+    sockets."""
+    message = await hall.room_message(code)
     if message is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
-    await hall.after_room_change(room.code, message=message)
+    await hall.after_room_change(code, message=message)
     return message["room"]
 
 
@@ -153,7 +182,8 @@ async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
 async def join_room(code: str, player: CurrentPlayer, session: SessionDep, hall: HallDep,
                     where: Address, body: SeatChoice | None = None) -> dict[str, Any]:
     hall.quotas.spend("joins", where, player.id)
-    return await _change(code, session, hall, rooms.join, player, body.seat if body else None)
+    return await _seat_change(code, session, hall, rooms.join_seats, player,
+                              body.seat if body else None)
 
 
 @router.post("/rooms/{code}/leave")
@@ -167,13 +197,13 @@ async def leave_room(code: str, player: CurrentPlayer, session: SessionDep,
 @router.post("/rooms/{code}/bots")
 async def add_bot(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
                   hall: HallDep) -> dict[str, Any]:
-    return await _change(code, session, hall, rooms.add_bot, player, body.seat)
+    return await _seat_change(code, session, hall, rooms.bot_seats, player, body.seat)
 
 
 @router.post("/rooms/{code}/remove")
 async def remove_from_seat(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
                            hall: HallDep) -> dict[str, Any]:
-    return await _change(code, session, hall, rooms.remove_from_seat, player, body.seat)
+    return await _seat_change(code, session, hall, rooms.free_seats, player, body.seat)
 
 
 @router.post("/rooms/{code}/vote")
@@ -195,7 +225,7 @@ async def reclaim_seat(code: str, player: CurrentPlayer, session: SessionDep,
 @router.post("/rooms/{code}/start")
 async def start_room(code: str, player: CurrentPlayer, session: SessionDep,
                      hall: HallDep) -> dict[str, Any]:
-    payload = await _change(code, session, hall, rooms.start, player)
+    payload = await _seat_change(code, session, hall, rooms.start_seats, player)
     hall.bots.wake(payload["code"])
     return payload
 

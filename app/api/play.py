@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 import weakref
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -103,6 +104,13 @@ def _greeted(task: asyncio.Task[None], client: Client) -> None:
 ROOMS, PLAYERS, SEATS = Room.__table__, Player.__table__, Seat.__table__
 
 
+_ADMIT = """
+SELECT r.code, p.id, p.created_at, p.token_renewed_at, s.seat
+FROM rooms r LEFT JOIN players p ON p.token_hash = $2
+     LEFT JOIN seats s ON s.room_code = r.code AND s.player_id = p.id
+WHERE r.code = $1"""
+
+
 async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
     """The room, the token's player and their seat in one Core query: every socket opens here,
     and three ORM reads were three round trips and an ORM session each time (issue 10)."""
@@ -113,8 +121,12 @@ async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Cli
                                   PLAYERS.c.token_renewed_at, SEATS.c.seat).select_from(
             ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == hash_token(token)).outerjoin(
                 SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
-    async with hall.engine.connect() as conn:
-        found = (await conn.execute(query)).first()
+    if hall.cache is not None:  # Postgres: the same query as one prepared statement
+        row = await hall.cache.pool.fetchrow(_ADMIT, code, hash_token(token) if token else None)
+        found = None if row is None else SimpleNamespace(**dict(row.items()))
+    else:
+        async with hall.reader.connect() as conn:
+            found = (await conn.execute(query)).first()
     if found is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
     player_id = seat = None
