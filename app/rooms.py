@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime
 from random import Random
+from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
@@ -152,22 +153,42 @@ def clock_deadline(room: Any) -> str | None:
     return min(deadlines.values(), key=datetime.fromisoformat) if deadlines else None
 
 
-async def create_room(session: AsyncSession, host: Player, game_id: str,
-                      options: dict[str, Any] | None, seat_count: int | None,
-                      private: bool, turn_clock: int | None = None,
-                      clock_increment: int | None = None) -> Room:
+def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count: int | None,
+             private: bool, turn_clock: int | None = None,
+             clock_increment: int | None = None) -> tuple[Room, list[Seat]]:
+    """A room and its seats as they will be stored (not yet added to any session), the host in
+    seat 0; every column set here, so that the payload can be built without reading back."""
     game = game_or_error(game_id)
     seat_count = seat_count if seat_count is not None else game.min_players
     if not game.min_players <= seat_count <= game.max_players:
         raise ApiError(422, "bad_seats", f"{game.title} is for {game.min_players} to "
                        f"{game.max_players} players, not {seat_count}.")
+    now = utcnow()
     room = Room(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
                 private=private, seed=secrets.token_hex(16), version=0,
                 options=validate_options(game, options, seat_count), turn_clock=turn_clock,
-                clock_increment=clock_increment)
+                clock_increment=clock_increment, created_at=now, updated_at=now,
+                spectators_muted=False, next_room=None, clock_banks=None)
+    seats = [Seat(room_code=room.code, seat=n, connections=0, bot=None,
+                  player_id=host.id if n == 0 else None) for n in range(seat_count)]
+    return room, seats
+
+
+def new_room_payload(room: Room, seats: list[Seat], host: Any) -> dict[str, Any]:
+    """The wire `room` object of a room just made (nothing to read: nobody else is in it)."""
+    named = [SimpleNamespace(seat=s.seat, player_id=s.player_id, bot=None, connections=0,
+                             player_name=host.name if s.player_id else None) for s in seats]
+    return payload_from(room, named, set(), {}, [])
+
+
+async def create_room(session: AsyncSession, host: Player, game_id: str,
+                      options: dict[str, Any] | None, seat_count: int | None,
+                      private: bool, turn_clock: int | None = None,
+                      clock_increment: int | None = None) -> Room:
+    room, seats = new_room(host, game_id, options, seat_count, private, turn_clock,
+                           clock_increment)
     session.add(room)
-    session.add_all(Seat(room_code=room.code, seat=n, connections=0,
-                         player_id=host.id if n == 0 else None) for n in range(seat_count))
+    session.add_all(seats)
     await session.flush()
     return room
 

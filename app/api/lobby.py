@@ -115,10 +115,30 @@ async def game_rules(game_id: str) -> dict[str, Any]:
     return rules_of(game_id)
 
 
+# $1 code, $2 game, $3 options, $4 host, $5 private, $6 seed, $7 now, $8 turn clock,
+# $9 clock increment, $10 seats. The seats reference the room: their foreign keys are checked at
+# the end of the statement, after both inserts.
+_NEW_ROOM = """
+WITH r AS (
+  INSERT INTO rooms (code, game, options, status, host_id, private, seed, version, created_at,
+                     updated_at, spectators_muted, turn_clock, clock_increment)
+  VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9) RETURNING code
+)
+INSERT INTO seats (room_code, seat, player_id, connections)
+SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 - 1) AS n"""
+
+
 @router.post("/rooms", status_code=201)
 async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
                       hall: HallDep, where: Address) -> dict[str, Any]:
     hall.quotas.spend("rooms", where, player.id)
+    if hall.cache is not None:  # Postgres: one statement, and the answer needs no reading
+        room, seats = rooms.new_room(player, body.game, body.options, body.seats,
+                                     body.private, body.turn_clock, body.clock_increment)
+        await hall.cache.pool.execute(_NEW_ROOM, room.code, room.game, room.options,
+                                      room.host_id, room.private, room.seed, room.created_at,
+                                      room.turn_clock, room.clock_increment, len(seats))
+        return rooms.new_room_payload(room, seats, player)
     async with transaction(session):
         room = await rooms.create_room(session, player, body.game, body.options, body.seats,
                                        body.private, body.turn_clock, body.clock_increment)
