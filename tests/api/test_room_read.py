@@ -1,0 +1,97 @@
+"""On Postgres the `room` message is read in one statement (app/roomread.py) and seat changes are
+written on the raw pool (app/seatwrite.py): both must say exactly what the session path says."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+from app import absence, roomread, rooms, seatwrite
+from app.config import Settings
+from app.hall import Hall
+from app.migrate import upgrade_to_head_async
+from app.models import Player, Room, SeatVote, utcnow
+from app.moves import Mover, submit_move
+from app.seat_clocks import CLOCK_ID_PREFIX
+from games import REGISTRY
+from tests.server import database
+
+GAME = REGISTRY["gem-pyramid"]
+
+
+@pytest.fixture
+async def hall() -> AsyncIterator[Hall]:
+    with database("postgres") as url:
+        await upgrade_to_head_async(url)
+        hall = Hall(Settings(database_url=url, bot_delay_ms=0))
+        await hall.start()
+        yield hall
+        await hall.stop()
+
+
+async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
+    async with hall.sessions() as session:
+        room = await session.get(Room, code)
+        assert room is not None
+        by_session = await rooms.room_payload(session, room)
+    by_statement = await roomread.room_payload(hall.cache.pool, code)
+    return by_session, by_statement
+
+
+async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> None:
+    assert hall.cache is not None
+    async with hall.sessions() as session, session.begin():
+        players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"h{n}") for n in range(3)]
+        session.add_all(players)
+        room = await rooms.create_room(session, players[0], GAME.id, None, 3, True,
+                                       turn_clock=60)
+        code = room.code
+    by_session, by_statement = await _both(hall, code)
+    assert by_statement == by_session  # the lobby
+    pool = hall.cache.pool
+    await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats, players[1], 2)
+    await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats, players[2], None)
+    await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats, players[0])
+    by_session, by_statement = await _both(hall, code)
+    assert by_statement == by_session
+    assert [s["player"]["id"] for s in by_statement["seats"]] == ["p0", "p2", "p1"]
+    assert by_statement["status"] == "active" and by_statement["turn_deadline"] is not None
+    # Three moves played by the turn clock, then an absent seat, a vote and a handover.
+    for n in range(3):
+        async with hall.sessions() as session:
+            state = (await session.get(Room, code)).state
+        seat = sorted(GAME.to_act(state))[0]
+        await submit_move(hall, code, Mover(seat=seat), f"{CLOCK_ID_PREFIX}{n}", None,
+                          GAME.legal_moves(state, seat)[0])
+    async with hall.sessions() as session, session.begin():
+        room = await session.get(Room, code, with_for_update=True)
+        seats = await rooms.seats_of(session, code)
+        seats[1].connections, seats[2].connections = 0, 1
+        seats[1].absent_since = utcnow() - timedelta(hours=1)
+        session.add(SeatVote(room_code=code, seat=1, voter_id="p1", at=utcnow()))
+        await absence.hand_to_bot(session, room, seats[0], "vote")
+    by_session, by_statement = await _both(hall, code)
+    assert by_statement == by_session
+    assert by_statement["handovers"] and by_statement["seats"][1]["votes"] == [2]
+    assert by_statement["seats"][0]["replaced"] == {"id": "p0", "name": "P0"}
+
+
+async def test_a_refused_seat_change_writes_nothing(hall: Hall) -> None:
+    assert hall.cache is not None
+    async with hall.sessions() as session, session.begin():
+        players = [Player(id=f"q{n}", name=f"Q{n}", token_hash=f"k{n}") for n in range(2)]
+        session.add_all(players)
+        code = (await rooms.create_room(session, players[0], GAME.id, None, 2, True)).code
+    before, _ = await _both(hall, code)
+    with pytest.raises(rooms.ApiError) as refused:  # not the host
+        await seatwrite.change(hall.cache.pool, code, hall.room_notice(code),
+                               rooms.start_seats, players[1])
+    assert refused.value.code == "not_host"
+    with pytest.raises(rooms.ApiError) as refused:  # a seat empty
+        await seatwrite.change(hall.cache.pool, code, hall.room_notice(code),
+                               rooms.start_seats, players[0])
+    assert refused.value.code == "seats_empty"
+    after, _ = await _both(hall, code)
+    assert after == before
