@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -26,12 +27,21 @@ async def api(server: Server) -> AsyncIterator[Api]:
     await client.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def hall(request: pytest.FixtureRequest) -> AsyncIterator[Hall]:
-    """The pipeline in process, without HTTP: for tests that drive `submit_move` directly."""
-    with database(request.param) as url:
+@asynccontextmanager
+async def hall_on(kind: str) -> AsyncIterator[Hall]:
+    """A started Hall on a fresh database of `kind` ("sqlite" or "postgres")."""
+    with database(kind) as url:
         await upgrade_to_head_async(url)
         hall = Hall(Settings(database_url=url, bot_delay_ms=0))
         await hall.start()
-        yield hall
-        await hall.stop()
+        try:
+            yield hall
+        finally:
+            await hall.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def hall(request: pytest.FixtureRequest) -> AsyncIterator[Hall]:
+    """The pipeline in process, without HTTP: for tests that drive `submit_move` directly."""
+    async with hall_on(request.param) as started:
+        yield started

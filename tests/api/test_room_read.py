@@ -9,26 +9,20 @@ from datetime import timedelta
 import pytest
 
 from app import absence, roomread, rooms, seatwrite
-from app.config import Settings
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
 from app.models import Player, Room, SeatVote, utcnow
 from app.moves import Mover, submit_move
 from app.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
-from tests.server import database
+from tests.api.conftest import hall_on
 
 GAME = REGISTRY["gem-pyramid"]
 
 
 @pytest.fixture
 async def hall() -> AsyncIterator[Hall]:
-    with database("postgres") as url:
-        await upgrade_to_head_async(url)
-        hall = Hall(Settings(database_url=url, bot_delay_ms=0))
-        await hall.start()
-        yield hall
-        await hall.stop()
+    async with hall_on("postgres") as started:
+        yield started
 
 
 async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
