@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,6 +29,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hall = Hall(settings)
         await hall.start()
         app.state.hall = hall
+        tune_gc()
         yield
         await hall.stop()
 
@@ -42,6 +44,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GuessThrottle)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
     return app
+
+
+# Young collections every 50,000 allocations instead of 700 (each one walks every young object).
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def tune_gc() -> None:
+    """Keep the garbage collector off the latency tail (issue 10). Measured under load: a full
+    collection walked every object the imports and the engine had made and paused the event
+    loop for 115-140 ms every few seconds, and young collections took ~5% of the CPU. Whatever
+    exists once the app has started (modules, tables, models, the games) is frozen out of the
+    collector's walks; cycles made later are still collected."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _serve_client(app: FastAPI, settings: Settings) -> None:

@@ -100,6 +100,11 @@ async def _keep(_conn: asyncpg.Connection) -> None:
 
 
 HELD = 20_000  # rooms held in memory per process (a few KB each)
+# Connections for the hot path. A statement holds its connection until the event loop has read
+# the answer, so a busy process holds each one for a few loop turns: with 20, moves queued for
+# a free connection for up to 2 s at 100 rooms (the whole p99 tail; issue 10), while Postgres
+# sat idle. Postgres' max_connections must cover this, the ORM's 20 and one LISTEN per process.
+POOL_SIZE = 50
 
 
 class Registrations:
@@ -128,8 +133,8 @@ class RoomCache:
         self.registered = Registrations()
 
     async def start(self) -> None:
-        self._pool = await asyncpg.create_pool(self._dsn, min_size=2, max_size=20, init=_codecs,
-                                               reset=_keep)
+        self._pool = await asyncpg.create_pool(self._dsn, min_size=2, max_size=POOL_SIZE,
+                                               init=_codecs, reset=_keep)
 
     async def stop(self) -> None:
         if self._pool is not None:
