@@ -390,24 +390,17 @@ def _legal_main(state: State, seat: int) -> list[Move]:
     for card in hand:
         if card in GOOD and not good_ok:
             continue
-        if (
-            (card == "Priest" and not p["priest"])
-            or (card == "Altar" and not p["altar"])
-            or (card in PROPHETS and not p["prophet"])
-            or (card == "King David" and not p["david"])
-            or (card == "King Solomon" and not p["solomon"])
-            or (card == "Scapegoat" and not p["scapegoat"])
-            or (card == "Pray and Fast" and not p["fast"])
-        ) or (card == "Filling of the Holy of Holies" and _temple_complete(state, seat)):
+        if card in LAID_DOWN:
+            moves += _lay_down(state, seat, card)
+        elif (card == "Scapegoat" and not p["scapegoat"]) or (
+            card == "Filling of the Holy of Holies" and _temple_complete(state, seat)
+        ):
             moves.append({"type": "play", "card": card})
         elif card in ("Grain Offering", "Guilt Offering", "Peace Offering") and _can_offer(
             state, seat
         ):
             if card != "Grain Offering" or not state["grain"]:
                 moves.append({"type": "offer", "card": card})
-        elif card == "Levite" and len(state["structures"][seat]) < 5:
-            for found in _distinct([c for c in state["deck"][seat] if c in STRUCTURES]):
-                moves.append({"type": "levite", "card": found})
         elif card in EVIL_INSTANTS and _evil_target(state, 1 - seat, card):
             moves.append({"type": "evil", "card": card})
     moves += _kings_builds(state, seat)
@@ -415,6 +408,39 @@ def _legal_main(state: State, seat: int) -> list[Move]:
         for card in _distinct([c for c in state["discard"][seat] if c in GOOD]):
             moves.append({"type": "fast_take", "card": card})
     return moves
+
+
+LAID_DOWN = ("Priest", "Altar", "Levite", "Pray and Fast", *PROPHETS, "King David",
+             "King Solomon")
+"""The book: "Lay down any Priest (good), Altar, Levite, Pray and Fast, Prophet, and King cards
+you wish to bring into play. These cards may be played at any time during your turn." """
+
+
+def _lay_down(state: State, seat: int, card: str) -> list[Move]:
+    """The moves that bring `card` (one of LAID_DOWN, all good cards) into play now."""
+    p = state["play"][seat]
+    if card == "Levite":
+        if len(state["structures"][seat]) >= 5:
+            return []
+        found = _distinct([c for c in state["deck"][seat] if c in STRUCTURES])
+        return [{"type": "levite", "card": c} for c in found]
+    free = {
+        "Priest": not p["priest"],
+        "Altar": not p["altar"],
+        "Pray and Fast": not p["fast"],
+        "King David": not p["david"],
+        "King Solomon": not p["solomon"],
+    }.get(card, card in PROPHETS and not p["prophet"])
+    return [{"type": "play", "card": card}] if free else []
+
+
+def _lay_downs(state: State, seat: int) -> list[Move]:
+    """LAID_DOWN cards at any other point of the player's own turn (Phases II to IV, and inside
+    Phase III's Sin and atonement), unless Pray and Fast forbids good cards."""
+    if _fasting(state, seat):
+        return []
+    hand = _distinct(state["hand"][seat])
+    return [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
 
 
 def _evil_target(state: State, target: int, card: str) -> bool:
@@ -447,7 +473,7 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
     elif card == "Altar":
         p["altar"] = True
     if card in ("Priest", "Altar") and _can_offer(state, seat) and not state["grain"]:
-        _open_instant(state, "main")
+        _open_instant(state, state["step"])  # back to wherever the turn was
     elif card in PROPHETS:
         p["prophet"] = card
     elif card == "King David":
@@ -607,6 +633,7 @@ def _legal_military(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "end_military"}]
     if siege >= 2:  # "discard Lay Siege any time during the Military Phase on subsequent turns"
         moves.append({"type": "drop_siege"})
+    moves += _lay_downs(state, seat)
     if not state["wrecking"]:
         moves += _step_two(state, seat)
     if "Destruction" not in state["hand"][seat] or 0 < siege < 3:
@@ -862,7 +889,7 @@ def _to_build(state: State) -> None:
 
 
 def _legal_build(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "skip_build"}]
+    moves: list[Move] = [{"type": "skip_build"}, *_lay_downs(state, seat)]
     if not state["built"] and not _fasting(state, seat) and _pieces(state, seat):
         moves.append({"type": "announce"})
     return moves
@@ -967,7 +994,7 @@ def _apply_sin(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
 
 
 def _legal_answer(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "pass"}]
+    moves: list[Move] = [{"type": "pass"}, *_lay_downs(state, seat)]
     p = state["play"][seat]
     if _can_offer(state, seat) and "Burnt Offering" in state["hand"][seat]:
         moves.append({"type": "burnt"})
@@ -1018,7 +1045,7 @@ def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Eve
 
 
 def _legal_place(state: State, seat: int) -> list[Move]:
-    moves = _pieces(state, seat)
+    moves = _pieces(state, seat) + _lay_downs(state, seat)
     if "Cooperation" in state["hand"][seat]:
         furn = [m["card"] for m in moves if m["card"] in FURNISHINGS]
         for i, a in enumerate(furn):
@@ -1053,7 +1080,7 @@ def _apply_place(state: State, seat: int, move: Move, rng: Random) -> list[Event
 
 
 def _legal_discard(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "end_turn"}]
+    moves: list[Move] = [{"type": "end_turn"}, *_lay_downs(state, seat)]
     if (
         "Filling of the Holy of Holies" in state["hand"][seat]
         and _temple_complete(state, seat)

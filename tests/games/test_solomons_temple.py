@@ -534,6 +534,46 @@ def test_sin_answered_by_burnt_offering_then_build() -> None:
     assert state["structures"][0] == ["Porch"] and state["step"] == "discard"
 
 
+def test_priest_and_altar_laid_down_after_a_sin_then_atone() -> None:
+    """Book: Priest, Altar, Levite, Pray and Fast, Prophet and King cards "may be played at any
+    time during your turn": a builder sinned against may lay them down, then offer."""
+    state = table(["Porch", "Burnt Offering", "Priest", "Altar"], ["Idol Worship"], step="build")
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Idol Worship"})
+    assert state["step"] == "answer" and "burnt" not in kinds(state, 0)
+    state = act(state, 0, {"type": "play", "card": "Priest"})
+    state = act(state, 0, {"type": "play", "card": "Altar"})
+    assert state["step"] == "instant" and state["actor"] == 1  # an offering became possible
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "answer" and state["actor"] == 0
+    state = act(state, 0, {"type": "burnt"})
+    state = act(state, 1, {"type": "pass"})  # no Blemished Animal
+    state = act(state, 0, {"type": "place", "card": "Porch"})
+    assert state["structures"][0] == ["Porch"]
+
+
+@pytest.mark.parametrize("step", ["military", "build", "place", "discard"])
+def test_lay_down_cards_come_into_play_in_every_phase_of_ones_turn(step: str) -> None:
+    hand = ["Priest", "Pray and Fast", "King David", "Levite", "Porch"]
+    state = table(hand, ["Doubt"], step=step)
+    state["structures"][0] = []
+    moves = GAME.legal_moves(state, 0)
+    for card in ("Priest", "Pray and Fast", "King David"):
+        assert {"type": "play", "card": card} in moves
+    assert any(m["type"] == "levite" for m in moves)
+    state = act(state, 0, {"type": "play", "card": "King David"})
+    assert state["play"][0]["david"] and state["step"] == step
+
+
+def test_lay_down_cards_wait_for_ones_own_turn_and_not_while_fasting() -> None:
+    state = table(["Porch"], ["Priest", "Altar", "Doubt"], step="build")
+    state = act(state, 0, {"type": "announce"})
+    assert state["actor"] == 1 and "play" not in kinds(state, 1)  # the opponent's Sin window
+    fasting = table(["Priest", "Altar"], step="military")
+    fasting["play"][0].update(fast=1, fast_wait=False)
+    assert "play" not in kinds(fasting, 0)
+
+
 def test_unanswered_sin_stops_the_build() -> None:
     state = table(["Porch"], ["Doubt"], step="build")
     state = act(state, 0, {"type": "announce"})
