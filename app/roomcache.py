@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.groupcommit import GroupCommit
 from app.hub import CHANNEL
 from app.seat_clocks import CLOCK_ID_PREFIX
 
@@ -129,12 +130,14 @@ class RoomCache:
         self._dsn = dsn
         self._origin = origin
         self._pool: asyncpg.Pool | None = None
+        self._commits: GroupCommit | None = None
         self._rooms: OrderedDict[str, CachedRoom] = OrderedDict()
         self.registered = Registrations()
 
     async def start(self) -> None:
         self._pool = await asyncpg.create_pool(self._dsn, min_size=2, max_size=POOL_SIZE,
                                                init=_codecs, reset=_keep)
+        self._commits = GroupCommit(self._pool, _WRITE, CHANNEL)
 
     async def stop(self) -> None:
         if self._pool is not None:
@@ -181,15 +184,16 @@ class RoomCache:
         """Commit one move made on `room` as cached; False if anyone else wrote the room since
         (then nothing was written). Raises asyncpg.UniqueViolationError on a reused client id."""
         version = room.version + 1
-        row = await self.pool.fetchrow(
-            _WRITE, room.code, state, version, status, now, str(room.xmin), player_id, seat,
+        assert self._commits is not None, "RoomCache.start() was not awaited"
+        xmin = await self._commits.write((
+            room.code, state, version, status, now, str(room.xmin), player_id, seat,
             client_id, move, events, self.registered[room.code],
-            f"state:{room.code}:{self._origin}", banks)
-        if row is None:
+            f"state:{room.code}:{self._origin}", banks))
+        if xmin is None:
             self._rooms.pop(room.code, None)
             return False
         room.state, room.version, room.status, room.events = state, version, status, events
-        room.xmin, room.clock_banks, room.last_move_at = row["xmin"], banks, now
+        room.xmin, room.clock_banks, room.last_move_at = xmin, banks, now
         room.timed_out = timed_out
         self._keep(room)
         return True
