@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 
 import pytest
 
-from app.config import Settings
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
 from tests.api.client import Api
+from tests.api.inprocess import hall_on
 from tests.server import Server, database, running_server
 
 
@@ -25,19 +23,6 @@ async def api(server: Server) -> AsyncIterator[Api]:
     client = Api(server.url)
     yield client
     await client.close()
-
-
-@asynccontextmanager
-async def hall_on(kind: str) -> AsyncIterator[Hall]:
-    """A started Hall on a fresh database of `kind` ("sqlite" or "postgres")."""
-    with database(kind) as url:
-        await upgrade_to_head_async(url)
-        hall = Hall(Settings(database_url=url, bot_delay_ms=0))
-        await hall.start()
-        try:
-            yield hall
-        finally:
-            await hall.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

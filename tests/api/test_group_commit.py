@@ -16,7 +16,7 @@ from app.models import MoveRow, Player, Room
 from app.moves import Mover, submit_move
 from app.rooms import create_room, join, start
 from games import REGISTRY
-from tests.api.conftest import hall_on
+from tests.api.inprocess import first_legal_move, hall_on
 
 GAME = REGISTRY["gem-pyramid"]
 ROOMS = 6
@@ -56,16 +56,6 @@ async def _rooms(hall: Hall) -> list[tuple[str, list[str]]]:
     return made
 
 
-async def _first_move(hall: Hall, code: str, ids: list[str], move_id: str) -> int:
-    async with hall.sessions() as session:
-        room = await session.get(Room, code)
-        assert room is not None
-        version, state = room.version, room.state
-    seat = sorted(GAME.to_act(state))[0]
-    return await submit_move(hall, code, Mover(player_id=ids[seat]), move_id, version,
-                             GAME.legal_moves(state, seat)[0])
-
-
 async def _logged(hall: Hall, code: str) -> int:
     async with hall.sessions() as session:
         return await session.scalar(select(func.count()).where(MoveRow.room_code == code))
@@ -75,7 +65,7 @@ async def test_moves_of_many_rooms_share_a_statement(hall: Hall, batches: list[i
     rooms = await _rooms(hall)
     for code, _ in rooms:
         await hall.load_snapshot(code)  # held in memory, as a playing room is
-    versions = await asyncio.gather(*(_first_move(hall, code, ids, f"m{n}")
+    versions = await asyncio.gather(*(first_legal_move(hall, code, ids, f"m{n}")
                                       for n, (code, ids) in enumerate(rooms)))
     assert versions == [1] * ROOMS
     assert max(batches) > 1  # at least two rooms went together
@@ -89,7 +79,7 @@ async def test_a_reused_client_id_in_a_batch_gets_its_first_answer(
     rooms = await _rooms(hall)
     code, ids = rooms[0]
     for move_id in ("a", "b", "c"):  # seat 0, seat 1, seat 0
-        await _first_move(hall, code, ids, move_id)
+        await first_legal_move(hall, code, ids, move_id)
     for other, _ in rooms:
         await hall.load_snapshot(other)
     async with hall.sessions() as session:
@@ -99,7 +89,7 @@ async def test_a_reused_client_id_in_a_batch_gets_its_first_answer(
     # and each gets its own answer.
     answers = await asyncio.gather(
         submit_move(hall, code, Mover(player_id=ids[1]), "b", 3, GAME.legal_moves(state, 1)[0]),
-        *(_first_move(hall, other, other_ids, f"o{n}")
+        *(first_legal_move(hall, other, other_ids, f"o{n}")
           for n, (other, other_ids) in enumerate(rooms[1:])))
     assert answers == [2] + [1] * (ROOMS - 1)
     assert max(batches) > 1
@@ -117,7 +107,7 @@ async def test_a_room_written_elsewhere_is_judged_again_not_overwritten(
     async with hall.engine.begin() as conn:  # another writer touches the room row
         await conn.execute(Room.__table__.update().where(Room.code == code)
                            .values(spectators_muted=True))
-    versions = await asyncio.gather(*(_first_move(hall, c, i, f"s{n}")
+    versions = await asyncio.gather(*(first_legal_move(hall, c, i, f"s{n}")
                                       for n, (c, i) in enumerate(rooms)))
     assert versions == [1] * ROOMS
     assert await _logged(hall, code) == 1

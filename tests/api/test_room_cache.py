@@ -13,10 +13,11 @@ from sqlalchemy import select, update
 from app.config import Settings
 from app.hall import Hall
 from app.migrate import upgrade_to_head_async
-from app.models import MoveRow, Player, Room, Seat
+from app.models import MoveRow, Player, Seat
 from app.moves import Mover, submit_move
 from app.rooms import create_room, join, start
 from games import REGISTRY
+from tests.api.inprocess import first_legal_move
 from tests.server import database
 
 GAME = REGISTRY["gem-pyramid"]
@@ -46,18 +47,6 @@ async def _room(hall: Hall) -> tuple[str, list[str]]:
         return room.code, [p.id for p in players]
 
 
-async def _move(hall: Hall, code: str, ids: list[str], move_id: str) -> int:
-    """The seat to act plays its first legal move, on the version the database holds (read
-    without touching what `hall` holds in memory)."""
-    async with hall.sessions() as session:
-        room = await session.get(Room, code)
-        assert room is not None
-        version, state = room.version, room.state
-    seat = sorted(GAME.to_act(state))[0]
-    return await submit_move(hall, code, Mover(player_id=ids[seat]), move_id, version,
-                             GAME.legal_moves(state, seat)[0])
-
-
 def _held(hall: Hall, code: str) -> int | None:
     assert hall.cache is not None
     room = hall.cache.get(code)
@@ -67,11 +56,12 @@ def _held(hall: Hall, code: str) -> int | None:
 async def test_a_stale_cached_room_is_read_again_not_overwritten(halls: tuple[Hall, Hall]) -> None:
     one, two = halls
     code, ids = await _room(one)
-    assert await _move(one, code, ids, "a") == 1
-    assert await _move(two, code, ids, "b") == 2
+    assert await first_legal_move(one, code, ids, "a") == 1
+    assert await first_legal_move(two, code, ids, "b") == 2
     assert _held(one, code) == 1  # nobody told `one`: it holds an old room
-    assert await _move(one, code, ids, "c") == 3  # its write failed over, then it judged again
-    assert await _move(two, code, ids, "d") == 4
+    # Its write failed over, then it judged again.
+    assert await first_legal_move(one, code, ids, "c") == 3
+    assert await first_legal_move(two, code, ids, "d") == 4
     assert _held(two, code) == 4
     async with one.sessions() as session:
         seats = [m.seat for m in (await session.scalars(
@@ -85,11 +75,11 @@ async def test_a_stale_cache_never_refuses_a_good_move(halls: tuple[Hall, Hall])
     one, two = halls
     code, ids = await _room(one)
     await one.load_snapshot(code)
-    await _move(two, code, ids, "x")
+    await first_legal_move(two, code, ids, "x")
     assert _held(one, code) == 0
     # Seat 1 moves on version 1, which `one` has not seen: judged on version 0, that would be
     # `not_your_turn`.
-    assert await _move(one, code, ids, "y") == 2
+    assert await first_legal_move(one, code, ids, "y") == 2
 
 
 async def test_a_room_served_by_one_process_sends_no_notification(
@@ -102,11 +92,11 @@ async def test_a_room_served_by_one_process_sends_no_notification(
         heard.append(payload)
 
     two.hub._handler = listen  # type: ignore[union-attr]
-    await _move(one, code, ids, "quiet")  # no socket anywhere: nobody to tell
+    await first_legal_move(one, code, ids, "quiet")  # no socket anywhere: nobody to tell
     async with one.engine.begin() as conn:  # as if another process counted a socket
         await conn.execute(update(Seat).where(Seat.room_code == code, Seat.seat == 0)
                            .values(connections=1))
-    await _move(one, code, ids, "loud")
+    await first_legal_move(one, code, ids, "loud")
     for _ in range(200):
         if heard:
             break

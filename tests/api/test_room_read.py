@@ -14,7 +14,7 @@ from app.models import Player, Room, SeatVote, utcnow
 from app.moves import Mover, submit_move
 from app.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
-from tests.api.conftest import hall_on
+from tests.api.inprocess import hall_on
 
 GAME = REGISTRY["gem-pyramid"]
 
