@@ -435,12 +435,15 @@ def _lay_down(state: State, seat: int, card: str) -> list[Move]:
 
 
 def _lay_downs(state: State, seat: int) -> list[Move]:
-    """LAID_DOWN cards at any other point of the player's own turn (Phases II to IV, and inside
-    Phase III's Sin and atonement), unless Pray and Fast forbids good cards."""
+    """What the player on turn may play at any other point of its turn where it is asked to move
+    (Phases II to IV, and inside Phase III's Sin and atonement): the LAID_DOWN cards, and the
+    Kings' builds ("no limits to the number of Guarded Gates you may play during your turn after
+    you have King David in play"), unless Pray and Fast forbids good cards."""
     if _fasting(state, seat):
         return []
     hand = _distinct(state["hand"][seat])
-    return [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
+    laid = [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
+    return laid + _kings_builds(state, seat)
 
 
 def _evil_target(state: State, target: int, card: str) -> bool:
@@ -472,7 +475,7 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
             state["discard"][1 - seat].append("Evil Priest")
     elif card == "Altar":
         p["altar"] = True
-    if card in ("Priest", "Altar") and _can_offer(state, seat) and not state["grain"]:
+    if card in ("Priest", "Altar") and _can_offer(state, seat) and _offering_ahead(state):
         _open_instant(state, state["step"])  # back to wherever the turn was
     elif card in PROPHETS:
         p["prophet"] = card
@@ -488,6 +491,12 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
         p["fast"], p["fast_wait"] = 1, earlier
     return []
 
+
+def _offering_ahead(state: State) -> bool:
+    """Whether an offering may still come this turn, so an evil instant could change something:
+    Phase I's offerings, or a Burnt Offering answering a Sin (not after a Grain Offering, which
+    keeps every Sin and evil instant away; not once the build is placed)."""
+    return not state["grain"] and state["step"] in ("main", "military", "build", "answer")
 
 def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     card = move["card"]
@@ -996,6 +1005,8 @@ def _apply_sin(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
 def _legal_answer(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "pass"}, *_lay_downs(state, seat)]
     p = state["play"][seat]
+    if _fasting(state, seat):  # Pray and Fast laid down after the Sin: no building this turn
+        return moves
     if _can_offer(state, seat) and "Burnt Offering" in state["hand"][seat]:
         moves.append({"type": "burnt"})
     if p["scapegoat"] == "active" and p["priest"] and not p["evil_priest"]:
@@ -1045,9 +1056,14 @@ def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Eve
 
 
 def _legal_place(state: State, seat: int) -> list[Move]:
-    moves = _pieces(state, seat) + _lay_downs(state, seat)
+    pieces = _pieces(state, seat)
+    if _fasting(state, seat) or not pieces:
+        # Pray and Fast laid down since the build was allowed, or a King's build took the last
+        # piece: the turn goes on without a build (a Levite may still fetch a Structure).
+        return [{"type": "skip_build"}, *_lay_downs(state, seat)]
+    moves = pieces + _lay_downs(state, seat)
     if "Cooperation" in state["hand"][seat]:
-        furn = [m["card"] for m in moves if m["card"] in FURNISHINGS]
+        furn = [m["card"] for m in pieces if m["card"] in FURNISHINGS]
         for i, a in enumerate(furn):
             for b in furn[i + 1 :]:
                 moves.append({"type": "place", "card": a, "with": b})

@@ -574,6 +574,64 @@ def test_lay_down_cards_wait_for_ones_own_turn_and_not_while_fasting() -> None:
     assert "play" not in kinds(fasting, 0)
 
 
+def test_a_king_laid_down_later_in_the_turn_builds_at_once() -> None:
+    """Book: King Solomon "may be played any time during your turn ... There are no limits to the
+    number of Structures you may play during your turn after you have King Solomon in play", and
+    "No Sin cards can stop King Solomon's actions"."""
+    state = table(["King Solomon", "Main Hall", "Porch"], ["Doubt"], step="build")
+    state = act(state, 0, {"type": "play", "card": "King Solomon"})
+    state = act(state, 0, {"type": "build_now", "card": "Main Hall"})
+    assert state["step"] == "build" and state["built"] == 0
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert state["step"] == "answer"
+    state = act(state, 0, {"type": "build_now", "card": "Porch"})
+    assert state["structures"][0] == ["Main Hall", "Porch"]
+
+
+def test_a_kings_build_of_the_last_piece_lets_the_place_step_end_without_a_build() -> None:
+    """A King's instant may take the one piece the build was announced for (book: "building a
+    Structure does NOT count toward your one (1) card building limit"): the turn goes on."""
+    state = table(["Porch"], step="place")
+    state["play"][0]["solomon"] = True
+    state = act(state, 0, {"type": "build_now", "card": "Porch"})
+    assert GAME.legal_moves(state, 0) == [{"type": "skip_build"}]
+    assert act(state, 0, {"type": "skip_build"})["step"] == "discard"
+
+
+def test_pray_and_fast_laid_down_after_the_build_is_allowed_stops_it() -> None:
+    """Book: Pray and Fast "may be played at any time during your turn", and then "You may play
+    no good cards (including instant cards) for two (2) turns": no atonement, no build."""
+    state = table(["Pray and Fast", "Burnt Offering", "Porch"], ["Doubt"], step="build")
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert "burnt" in kinds(state, 0)
+    fasting = act(state, 0, {"type": "play", "card": "Pray and Fast"})
+    assert kinds(fasting, 0) == {"pass"}
+    placing = table(["Pray and Fast", "Porch"], step="place")
+    placing = act(placing, 0, {"type": "play", "card": "Pray and Fast"})
+    assert GAME.legal_moves(placing, 0) == [{"type": "skip_build"}]
+
+
+def test_priest_or_altar_laid_down_opens_the_window_only_while_an_offering_may_follow() -> None:
+    """Book: "Altar - The Altar can be played anytime during your turn". Laid down in the
+    Military Phase a Burnt Offering may still follow (the opponent's instant window opens); once
+    the piece is placed no offering can come this turn, so no window opens."""
+    state = table(["Altar"], ["Unclean"], step="military")
+    state["play"][0]["priest"] = True
+    state = act(state, 0, {"type": "play", "card": "Altar"})
+    assert state["step"] == "instant" and state["actor"] == 1
+    state = act(state, 1, {"type": "evil", "card": "Unclean"})
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "military" and state["actor"] == 0
+    for step in ("place", "discard"):
+        late = table(["Altar", "Porch"], ["Unclean"], step=step)
+        late["play"][0]["priest"] = True
+        late = act(late, 0, {"type": "play", "card": "Altar"})
+        assert late["step"] == step and late["actor"] == 0 and late["play"][0]["altar"]
+
+
 def test_unanswered_sin_stops_the_build() -> None:
     state = table(["Porch"], ["Doubt"], step="build")
     state = act(state, 0, {"type": "announce"})
@@ -653,7 +711,7 @@ def test_grain_offering_keeps_sin_away() -> None:
 
 def test_furnishing_needs_its_structure_and_cooperation_places_two() -> None:
     state = table(["Cherubim", "Veil", "Cooperation"], step="place")
-    assert GAME.legal_moves(state, 0) == []
+    assert "place" not in kinds(state, 0)
     state["structures"][0] = ["Holy of Holies"]
     state = act(state, 0, {"type": "place", "card": "Cherubim", "with": "Veil"})
     assert state["furnishings"][0] == ["Cherubim", "Veil"] and state["hand"][0] == []
