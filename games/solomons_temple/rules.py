@@ -167,7 +167,13 @@ class SolomonsTemple:
         if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
             raise IllegalMove("illegal_move", _why_not(state, move))
         new = clone(state)
-        events = [Event(f"Seat {seat + 1} {self.describe(move)}.", data={"seat": seat, **move})]
+        # The log line everyone reads tells no more than the opponent's copy of the move; a
+        # search's card (Levite, Peace Offering) goes to its player alone.
+        shown = self.redact_move(move, seat, 1 - seat) or {"type": move["type"]}
+        events = [Event(f"Seat {seat + 1} {self.describe(shown)}.", data={"seat": seat, **shown})]
+        if shown != move:
+            text = f"Seat {seat + 1} {self.describe(move)}."
+            events.append(Event(text, to=(seat,), data={"seat": seat, **move}))
         events += _APPLY[move["type"]](new, seat, move, rng)
         return new, events
 

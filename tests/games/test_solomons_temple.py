@@ -162,6 +162,17 @@ def test_levite_searches_own_pile_for_a_structure() -> None:
     assert "card" not in hidden and "Main Hall" not in GAME.describe(hidden)
 
 
+@pytest.mark.parametrize("viewer", [1, None])
+def test_a_searched_card_is_logged_for_its_player_alone(viewer: int | None) -> None:
+    """Hands and draw piles are secret: the card a Levite or a Peace Offering moves shows in the
+    searcher's log only; the opponent and spectators read that a search was made."""
+    state = table(["Levite"])
+    _, events = GAME.apply(state, 0, {"type": "levite", "card": "Main Hall"}, Random(1))
+    seen = [e for e in events if e.visible_to(viewer)]
+    assert seen and not any("Main Hall" in e.text or "Main Hall" in str(e.data) for e in seen)
+    assert any("Main Hall" in e.text for e in events if e.visible_to(0))
+
+
 def test_evil_priest_broken_altar_unclean() -> None:
     state = table(["Evil Priest", "Broken Altar", "Unclean"])
     assert "evil" not in kinds(state, 0), "nothing to aim at yet"
