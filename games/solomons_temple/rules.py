@@ -74,7 +74,7 @@ _SENTENCES = {
 }
 # Searches: the opponent's redacted copy has no card, so the card is named only when present.
 _SEARCHES = {
-    "levite": "played a Levite and took a Structure",
+    "levite": "played a Levite and searched the draw pile for a Structure",
     "peace_take": "took a card from the draw pile",
     "peace_give": "put a card back into the draw pile",
 }
@@ -246,6 +246,8 @@ class SolomonsTemple:
             return f"built {card} at once{gate}"
         if kind == "place":
             extra = f" and {move['with']} (Cooperation)" if move.get("with") else ""
+            if move.get("cooperation"):
+                extra = " with Cooperation (the only Furnishing it could place)"
             return f"built {card}{gate}{extra}"
         if kind == "move":
             return f"moved {army} {COMPASS[move['dir']]}"
@@ -426,10 +428,11 @@ def _lay_down(state: State, seat: int, card: str) -> list[Move]:
     """The moves that bring `card` (one of LAID_DOWN, all good cards) into play now."""
     p = state["play"][seat]
     if card == "Levite":
-        if len(state["structures"][seat]) >= 5:
+        if len(state["structures"][seat]) >= 5:  # "NOT ... if all Structure pieces are in play"
             return []
         found = _distinct([c for c in state["deck"][seat] if c in STRUCTURES])
-        return [{"type": "levite", "card": c} for c in found]
+        # The book forbids nothing else: a search of a pile holding no Structure finds nothing.
+        return [{"type": "levite", "card": c} for c in found] or [{"type": "levite"}]
     free = {
         "Priest": not p["priest"],
         "Altar": not p["altar"],
@@ -504,6 +507,7 @@ def _offering_ahead(state: State) -> bool:
     keeps every Sin and evil instant away; not once the build is placed)."""
     return not state["grain"] and state["step"] in ("main", "military", "build", "answer")
 
+
 def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     card = move["card"]
     _use(state, seat, card)
@@ -542,10 +546,15 @@ def _offering_stands(state: State, rng: Random) -> list[Event]:
 
 def _apply_levite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     _use(state, seat, "Levite")
-    state["deck"][seat].remove(move["card"])
-    state["hand"][seat].append(move["card"])
+    found = move.get("card")
+    if found:
+        state["deck"][seat].remove(found)
+        state["hand"][seat].append(found)
     rng.shuffle(state["deck"][seat])
-    return []
+    if found:
+        return []
+    # Public anyway: the hand is one card smaller than after a search that found one.
+    return [Event(f"The Levite found no Structure in Seat {seat + 1}'s draw pile.")]
 
 
 def _legal_peace_take(state: State, seat: int) -> list[Move]:
@@ -1070,6 +1079,8 @@ def _legal_place(state: State, seat: int) -> list[Move]:
     moves = pieces + _lay_downs(state, seat)
     if "Cooperation" in state["hand"][seat]:
         furn = [m["card"] for m in pieces if m["card"] in FURNISHINGS]
+        if len(furn) == 1:  # "If you only have one (1) Furnishing ... only ... play one"
+            moves.append({"type": "place", "card": furn[0], "cooperation": True})
         for i, a in enumerate(furn):
             for b in furn[i + 1 :]:
                 moves.append({"type": "place", "card": a, "with": b})
@@ -1090,8 +1101,9 @@ def _place(state: State, seat: int, move: Move) -> None:
 
 def _apply_place(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     _place(state, seat, move)
-    if move.get("with"):
+    if move.get("with") or move.get("cooperation"):
         _use(state, seat, "Cooperation")
+    if move.get("with"):
         _place(state, seat, {"card": move["with"]})
     state["built"] = 1
     state["step"] = "discard"

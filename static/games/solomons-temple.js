@@ -34,11 +34,12 @@ function label(m) {
     case "play": return `Play ${card}`;
     case "offer": return `Offer ${card}`;
     case "evil": return `Play ${card} on opponent`;
-    case "levite": return `Levite: take ${card}`;
+    case "levite": return card ? `Levite: take ${card}` : "Levite: search (no Structure in your pile)";
     case "peace_take": return `Take ${card}`;
     case "peace_give": return `Give back ${card}`;
     case "build_now": return `Build ${card} now` + ("gate" in m ? ` on gate ${m.gate + 1}` : "");
-    case "place": return `Build ${card}` + ("gate" in m ? ` on gate ${m.gate + 1}` : "") + (m.with ? ` + ${m.with}` : "");
+    case "place": return `Build ${card}` + ("gate" in m ? ` on gate ${m.gate + 1}` : "") + (m.with ? ` + ${m.with}` : "")
+      + (m.cooperation ? " with Cooperation" : "");
     case "fast_take": return `Take back ${card}`;
     case "army": return "Place a Babylonian Army";
     case "move": return `Army ${m.army + 1} ${COMPASS[m.dir]}`;

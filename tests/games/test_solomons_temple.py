@@ -162,6 +162,41 @@ def test_levite_searches_own_pile_for_a_structure() -> None:
     assert "card" not in hidden and "Main Hall" not in GAME.describe(hidden)
 
 
+def test_levite_with_no_structure_in_the_pile_may_be_played_for_nothing() -> None:
+    """Book: "search through your draw pile for one Structure card and place it in your hand.
+    Shuffle the draw pile and discard the Levites card. Levites may NOT be played if all
+    Structure pieces are in play": only that forbids it; a search may find nothing."""
+    state = table(["Levite", "Porch"])
+    state["structures"][0] = ["Pillar Boaz", "Pillar Jachin"]
+    for card in ("Pillar Boaz", "Pillar Jachin", "Main Hall", "Holy of Holies"):
+        state["deck"][0].remove(card)
+    state["discard"][0] += ["Main Hall", "Holy of Holies"]
+    assert [m for m in GAME.legal_moves(state, 0) if m["type"] == "levite"] == [{"type": "levite"}]
+    after, events = GAME.apply(state, 0, {"type": "levite"}, Random(2))
+    assert after["hand"][0] == ["Porch"] and after["discard"][0][-1] == "Levite"
+    assert "found no Structure" in events[-1].text and events[-1].to is None
+    assert GAME.describe({"type": "levite"}).endswith("searched the draw pile for a Structure")
+    state["structures"][0] = list(STRUCTURES)
+    state["hand"][0].remove("Porch")
+    assert "levite" not in kinds(state, 0), "all five Structures in play"
+
+
+def test_cooperation_with_one_placeable_furnishing_places_that_one() -> None:
+    """Book: "If you only have one (1) Furnishing card in your hand, you will only be able to play
+    one (1) Furnishing card. Discard Cooperation when played." """
+    state = table(["Veil", "Bronze Sea", "Cooperation"], step="place")
+    state["structures"][0] = ["Holy of Holies"]
+    coop = {"type": "place", "card": "Veil", "cooperation": True}
+    assert coop in GAME.legal_moves(state, 0)
+    state = act(state, 0, coop)
+    assert state["furnishings"][0] == ["Veil"] and state["hand"][0] == ["Bronze Sea"]
+    assert state["discard"][0] == ["Cooperation"] and state["step"] == "discard"
+    assert "Cooperation" in GAME.describe(coop)
+    two = table(["Veil", "Cherubim", "Cooperation"], step="place")
+    two["structures"][0] = ["Holy of Holies"]
+    assert not any(m.get("cooperation") for m in GAME.legal_moves(two, 0)), "two: play both"
+
+
 @pytest.mark.parametrize("viewer", [1, None])
 def test_a_searched_card_is_logged_for_its_player_alone(viewer: int | None) -> None:
     """Hands and draw piles are secret: the card a Levite or a Peace Offering moves shows in the
