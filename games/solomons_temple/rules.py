@@ -24,18 +24,22 @@ from games.protocol import (
     clone,
     ranking_from_scores,
 )
-from games.solomons_temple import board
+from games.solomons_temple import military
+from games.solomons_temple.common import (
+    army_at,
+    distinct,
+    fasting,
+    open_instant,
+    to_build,
+    use_card,
+)
 from games.solomons_temple.data import (
-    ARMY_TOKENS,
-    COLS,
     COUNTS,
-    ENTRY,
     FURNISHINGS,
     GATES,
     GOOD,
     HAND,
     PROPHETS,
-    ROWS,
     SINS,
     STRUCTURES,
     TEXT,
@@ -293,7 +297,6 @@ def _breakdown(state: State, scores: list[float]) -> list[dict[str, float]]:
     return [{how: score} for score in scores]
 
 
-
 def _empty_play(prophet: str | None) -> dict[str, Any]:
     return {
         "priest": False,
@@ -312,15 +315,6 @@ def _empty_play(prophet: str | None) -> dict[str, Any]:
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def _distinct(cards: list[str]) -> list[str]:
-    return sorted(set(cards))
-
-
-def _fasting(state: State, seat: int) -> bool:
-    """Pray and Fast forbids good cards on the two turns it counts."""
-    return 0 < state["play"][seat]["fast"] < 3
 
 
 def _can_offer(state: State, seat: int) -> bool:
@@ -345,13 +339,9 @@ def _pieces(state: State, seat: int, kind: str | None = None) -> list[Move]:
             out.append({"type": kind or "place", "card": card})
         elif card == "Guarded Gate":
             for g, guarded in enumerate(state["guarded"][seat]):
-                if not guarded and not _army_at(state, seat, (1, GATES[g])):
+                if not guarded and not army_at(state, seat, (1, GATES[g])):
                     out.append({"type": kind or "place", "card": card, "gate": g})
     return out
-
-
-def _army_at(state: State, board_seat: int, cell: tuple[int, int]) -> bool:
-    return any(tuple(a) == cell for a in state["armies"][board_seat])
 
 
 def _draw(state: State, seat: int, n: int, rng: Random) -> None:
@@ -371,13 +361,6 @@ def _draw(state: State, seat: int, n: int, rng: Random) -> None:
             state["hand"][seat].append(card)
 
 
-def _use(state: State, seat: int, card: str) -> None:
-    state["hand"][seat].remove(card)
-    state["discard"][seat].append(card)
-    if card in GOOD and seat == state["turn"]:
-        state["good_played"] = True
-
-
 def _offering_spoiled(state: State, seat: int) -> bool:
     """A Bad Offering on the Altar negates (and is removed by) the next offering."""
     if state["play"][seat]["bad_offering"]:
@@ -392,9 +375,9 @@ def _offering_spoiled(state: State, seat: int) -> bool:
 
 def _legal_main(state: State, seat: int) -> list[Move]:
     p = state["play"][seat]
-    hand = _distinct(state["hand"][seat])
+    hand = distinct(state["hand"][seat])
     moves: list[Move] = [{"type": "to_military"}]
-    good_ok = not _fasting(state, seat)
+    good_ok = not fasting(state, seat)
     for card in hand:
         if card in GOOD and not good_ok:
             continue
@@ -413,7 +396,7 @@ def _legal_main(state: State, seat: int) -> list[Move]:
             moves.append({"type": "evil", "card": card})
     moves += _kings_builds(state, seat)
     if p["fast"] == 3:
-        for card in _distinct([c for c in state["discard"][seat] if c in GOOD]):
+        for card in distinct([c for c in state["discard"][seat] if c in GOOD]):
             moves.append({"type": "fast_take", "card": card})
     return moves
 
@@ -430,7 +413,7 @@ def _lay_down(state: State, seat: int, card: str) -> list[Move]:
     if card == "Levite":
         if len(state["structures"][seat]) >= 5:  # "NOT ... if all Structure pieces are in play"
             return []
-        found = _distinct([c for c in state["deck"][seat] if c in STRUCTURES])
+        found = distinct([c for c in state["deck"][seat] if c in STRUCTURES])
         # The book forbids nothing else: a search of a pile holding no Structure finds nothing.
         return [{"type": "levite", "card": c} for c in found] or [{"type": "levite"}]
     free = {
@@ -448,9 +431,9 @@ def _lay_downs(state: State, seat: int) -> list[Move]:
     (Phases II to IV, and inside Phase III's Sin and atonement): the LAID_DOWN cards, and the
     Kings' builds ("no limits to the number of Guarded Gates you may play during your turn after
     you have King David in play"), unless Pray and Fast forbids good cards."""
-    if _fasting(state, seat):
+    if fasting(state, seat):
         return []
-    hand = _distinct(state["hand"][seat])
+    hand = distinct(state["hand"][seat])
     laid = [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
     return laid + _kings_builds(state, seat)
 
@@ -485,7 +468,7 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
     elif card == "Altar":
         p["altar"] = True
     if card in ("Priest", "Altar") and _can_offer(state, seat) and _offering_ahead(state):
-        _open_instant(state, state["step"])  # back to wherever the turn was
+        open_instant(state, state["step"])  # back to wherever the turn was
     elif card in PROPHETS:
         p["prophet"] = card
     elif card == "King David":
@@ -510,7 +493,7 @@ def _offering_ahead(state: State) -> bool:
 
 def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     card = move["card"]
-    _use(state, seat, card)
+    use_card(state, seat, card)
     if _offering_spoiled(state, seat):
         return [Event(f"The Bad Offering on Seat {seat + 1}'s Altar spoiled the {card}.")]
     if card == "Grain Offering":
@@ -545,7 +528,7 @@ def _offering_stands(state: State, rng: Random) -> list[Event]:
 
 
 def _apply_levite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, "Levite")
+    use_card(state, seat, "Levite")
     found = move.get("card")
     if found:
         state["deck"][seat].remove(found)
@@ -558,7 +541,7 @@ def _apply_levite(state: State, seat: int, move: Move, rng: Random) -> list[Even
 
 
 def _legal_peace_take(state: State, seat: int) -> list[Move]:
-    goods = _distinct([c for c in state["deck"][seat] if c in GOOD])
+    goods = distinct([c for c in state["deck"][seat] if c in GOOD])
     gives = [c for c in state["hand"][seat] if c in GOOD]
     if not goods or not gives:
         return [{"type": "pass"}]
@@ -576,7 +559,7 @@ def _apply_peace_take(state: State, seat: int, move: Move, rng: Random) -> list[
 def _legal_peace_give(state: State, seat: int) -> list[Move]:
     hand = list(state["hand"][seat])
     hand.remove(state["peace"])
-    return [{"type": "peace_give", "card": c} for c in _distinct([c for c in hand if c in GOOD])]
+    return [{"type": "peace_give", "card": c} for c in distinct([c for c in hand if c in GOOD])]
 
 
 def _apply_peace_give(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -622,291 +605,15 @@ def _apply_fast_take(state: State, seat: int, move: Move, rng: Random) -> list[E
     return []
 
 
-# -- Phase II: military --------------------------------------------------------------------------
-
-
-def _apply_to_military(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    state["step"] = "military"
-    target = 1 - seat
-    if state["play"][target]["prophet"]:
-        roll = rng.randint(1, 6)
-        face = "star" if roll <= 3 else "sword"
-        state["die"] = {"roll": roll, "face": face, "turn": state["turn_no"], "by": target}
-        state["listened"] = face == "star"
-        if state["play"][seat]["siege"] and not state["listened"]:
-            state["play"][seat]["siege"] += 1
-        text = f"Seat {target + 1} rolled the Prophet die: " + (
-            "Star of David. The people listen; no attack this turn."
-            if state["listened"]
-            else "Sword. The people do not listen; the attack goes on."
-        )
-        events = [Event(text, data={"die": roll, "face": face})]
-        if state["listened"]:
-            _open_defend(state, seat)
-        return events
-    if state["play"][seat]["siege"]:
-        state["play"][seat]["siege"] += 1
-    return []
+# -- Phase II: military (military.py) ------------------------------------------------------------
 
 
 def _legal_military(state: State, seat: int) -> list[Move]:
-    """Step 2 (armies, moves, Lay Siege, Secret Passages) until the first Destruction; then only
-    step 3, one Destruction per army (book: "After step 2, Destruction cards are played")."""
-    target = 1 - seat
-    siege = state["play"][seat]["siege"]
-    moves: list[Move] = [{"type": "end_military"}]
-    if siege >= 2:  # "discard Lay Siege any time during the Military Phase on subsequent turns"
-        moves.append({"type": "drop_siege"})
-    moves += _lay_downs(state, seat)
-    if not state["wrecking"]:
-        moves += _step_two(state, seat)
-    if "Destruction" not in state["hand"][seat] or 0 < siege < 3:
-        return moves  # while the siege counts no card is played on an army
-    guarded = state["guarded"][target]
-    for i, cell in enumerate(state["armies"][target]):
-        here = tuple(cell)
-        if i in state["wrecked"]:
-            continue
-        for g in range(3):
-            if guarded[g] and board.next_to(here, (1, GATES[g])):
-                moves.append({"type": "destroy", "army": i, "target": g})
-        if board.next_to_temple(here) and state["structures"][target]:
-            moves.append({"type": "destroy", "army": i, "target": "temple"})
-    return moves
-
-
-def _step_two(state: State, seat: int) -> list[Move]:
-    """New armies, one space per army, Lay Siege and its gate, one Secret Passage per army."""
-    target = 1 - seat
-    armies = state["armies"][target]
-    hand = set(state["hand"][seat])
-    guarded = state["guarded"][target]
-    siege = state["play"][seat]["siege"]
-    moves: list[Move] = []
-    if (
-        "Babylonian Army" in hand
-        and len(armies) < ARMY_TOKENS
-        and not _army_at(state, target, ENTRY)
-    ):
-        moves.append({"type": "army"})
-    if "Lay Siege" in hand and not siege and len(armies) >= 2:
-        moves.append({"type": "siege"})
-    if siege >= 3:
-        moves += [{"type": "siege_break", "gate": g} for g in range(3) if guarded[g]]
-    for i, cell in enumerate(armies):
-        if i not in state["moved"]:
-            moves += _steps(state, target, i, "move")
-        if i in state["carded"] or 0 < siege < 3 or "Secret Passage" not in hand:
-            continue
-        for g in range(3):
-            other = _through(tuple(cell), g)
-            if guarded[g] and other and not _army_at(state, target, other):
-                moves.append({"type": "passage", "army": i})
-    return moves
-
-
-def _steps(state: State, target: int, i: int, kind: str) -> list[Move]:
-    """One-space moves of army `i` on `target`'s board onto free spaces it may stand on."""
-    here = state["armies"][target][i]
-    moves: list[Move] = []
-    for d, (dr, dc) in board.DIRS.items():
-        to = (here[0] + dr, here[1] + dc)
-        if board.passable(to, state["guarded"][target]) and not _army_at(state, target, to):
-            moves.append({"type": kind, "army": i, "dir": d})
-    return moves
-
-
-def _through(here: tuple[int, int], g: int) -> tuple[int, int] | None:
-    col = GATES[g]
-    if here == (0, col):
-        return (2, col)
-    if here == (2, col):
-        return (0, col)
-    return None
-
-
-def _apply_army(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, "Babylonian Army")
-    state["armies"][1 - seat].append(list(ENTRY))
-    if _gate_threat(state):
-        _open_instant(state, "military")
-    return []
-
-
-def _apply_move(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    cell = state["armies"][1 - seat][move["army"]]
-    dr, dc = board.DIRS[move["dir"]]
-    cell[0] += dr
-    cell[1] += dc
-    state["moved"].append(move["army"])
-    return []
-
-
-def _remove_army(state: State, board_seat: int, index: int) -> None:
-    """An army token goes home; indices in this turn's bookkeeping shift down past it."""
-    del state["armies"][board_seat][index]
-    for key in ("moved", "carded", "wrecked"):
-        state[key] = [i - (i > index) for i in state[key] if i != index]
-
-
-def _apply_destroy(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    target = 1 - seat
-    _use(state, seat, "Destruction")
-    state["wrecking"] = True
-    state["wrecked"].append(move["army"])
-    if move["target"] != "temple":
-        state["guarded"][target][move["target"]] = False
-        state["discard"][target].append("Guarded Gate")
-        return [Event(f"Gate {move['target'] + 1} of Seat {target + 1} is open again.")]
-    texts = [f"The Temple of Seat {target + 1} is sacked"]
-    prophet = state["play"][target]["prophet"]
-    if prophet:
-        state["play"][target]["prophet"] = None
-        state["discard"][target].append(prophet)
-        texts.append(f"{prophet} is carried off")
-    _remove_army(state, target, move["army"])
-    state["sack"] = min(2, len(state["furnishings"][target]))
-    if state["sack"]:
-        state["step"] = "sack"
-        texts.append(f"Seat {seat + 1} chooses {state['sack']} Furnishing(s) to carry off")
-    else:
-        texts.append("no Furnishing stood")
-    return [Event("; ".join(texts) + ".")]
-
-
-def _legal_sack(state: State, seat: int) -> list[Move]:
-    """The attacker picks the Furnishings a Destruction on the Temple sends back, one a move."""
-    return [{"type": "sack", "card": c} for c in _distinct(state["furnishings"][1 - seat])]
-
-
-def _apply_sack(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    target = 1 - seat
-    state["furnishings"][target].remove(move["card"])
-    state["deck"][target].append(move["card"])
-    rng.shuffle(state["deck"][target])
-    state["sack"] -= 1
-    if not state["sack"]:
-        state["step"] = "military"
-    return []
-
-
-def _apply_passage(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, "Secret Passage")
-    cell = state["armies"][1 - seat][move["army"]]
-    for g in range(3):
-        other = _through(tuple(cell), g)
-        if other and state["guarded"][1 - seat][g]:
-            cell[0], cell[1] = other
-            break
-    state["carded"].append(move["army"])
-    return []
-
-
-def _apply_siege(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    state["hand"][seat].remove("Lay Siege")
-    state["play"][seat]["siege"] = 1
-    return []
-
-
-def _end_siege(state: State, seat: int) -> None:
-    if state["play"][seat]["siege"]:
-        state["play"][seat]["siege"] = 0
-        state["discard"][seat].append("Lay Siege")
-
-
-def _apply_siege_break(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    target = 1 - seat
-    state["guarded"][target][move["gate"]] = False
-    state["discard"][target].append("Guarded Gate")
-    _end_siege(state, seat)
-    if _legal_siege_move(state, seat)[:-1]:
-        state["step"] = "siege_move"
-    return []
-
-
-def _legal_siege_move(state: State, seat: int) -> list[Move]:
-    """After the siege breaks a gate, one army may move one space, on top of its own move."""
-    moves: list[Move] = []
-    for i in range(len(state["armies"][1 - seat])):
-        moves += _steps(state, 1 - seat, i, "siege_move")
-    return [*moves, {"type": "pass"}]
-
-
-def _apply_siege_move(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    cell = state["armies"][1 - seat][move["army"]]
-    dr, dc = board.DIRS[move["dir"]]
-    cell[0] += dr
-    cell[1] += dc
-    state["step"] = "military"
-    return []
-
-
-def _apply_drop_siege(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _end_siege(state, seat)
-    return []
-
-
-def _open_defend(state: State, attacker: int) -> None:
-    state["step"], state["actor"] = "defend", 1 - attacker
-
-
-def _apply_end_military(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _open_defend(state, seat)
-    return []
+    return military.legal_military(state, seat, _lay_downs(state, seat))
 
 
 def _legal_defend(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "pass"}]
-    count = state["hand"][seat].count("Israelite Army")
-    if count and not _fasting(state, seat):
-        moves.append({"type": "israelite"})
-        if count >= 2:
-            moves.append({"type": "israelite2"})
-    return moves + _instants(state, seat)
-
-
-def _apply_israelite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, "Israelite Army")
-    armies = state["armies"][seat]
-    if move["type"] == "israelite2":
-        _use(state, seat, "Israelite Army")
-        armies.clear()
-        _end_siege(state, 1 - seat)
-        _to_build(state)
-        return [Event("All Babylonian armies are routed.")]
-    state["relocate"] = [i for i, cell in enumerate(armies) if board.inside(tuple(cell))]
-    if not state["relocate"]:
-        return [Event("No army stands inside the walls.")]
-    state["step"] = "relocate"
-    return [Event(f"Seat {seat + 1} re-locates the armies inside the walls, one by one.")]
-
-
-def _legal_relocate(state: State, seat: int) -> list[Move]:
-    """Where the next army inside the walls may go: any free space an army may stand on (book:
-    "any space on the board", "No Armies may be placed on the same spot"), or where it is."""
-    index = state["relocate"][0]
-    here = tuple(state["armies"][seat][index])
-    moves: list[Move] = []
-    for r in range(ROWS):
-        for c in range(COLS):
-            if (r, c) != here and board.passable((r, c), state["guarded"][seat]) and not (
-                _army_at(state, seat, (r, c))
-            ):
-                moves.append({"type": "relocate", "army": index, "row": r, "col": c})
-    stay = {"type": "relocate", "army": index, "row": here[0], "col": here[1], "stay": True}
-    return [*moves, stay]
-
-
-def _apply_relocate(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    state["armies"][seat][move["army"]] = [move["row"], move["col"]]
-    state["relocate"].pop(0)
-    if not state["relocate"]:
-        state["step"] = "defend"  # more Israelite Armies may follow ("as many as you wish")
-    return []
-
-
-def _to_build(state: State) -> None:
-    state["step"], state["actor"] = "build", state["turn"]
+    return military.legal_defend(state, seat) + _instants(state, seat)
 
 
 # -- Phase III: building -------------------------------------------------------------------------
@@ -914,7 +621,7 @@ def _to_build(state: State) -> None:
 
 def _legal_build(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "skip_build"}, *_lay_downs(state, seat)]
-    if not state["built"] and not _fasting(state, seat) and _pieces(state, seat):
+    if not state["built"] and not fasting(state, seat) and _pieces(state, seat):
         moves.append({"type": "announce"})
     return moves
 
@@ -933,7 +640,7 @@ def _apply_skip_build(state: State, seat: int, move: Move, rng: Random) -> list[
 
 
 def _legal_sin(state: State, seat: int) -> list[Move]:
-    hand = _distinct(state["hand"][seat])
+    hand = distinct(state["hand"][seat])
     moves: list[Move] = [{"type": "pass"}]
     moves += [{"type": "sin", "card": c} for c in hand if c in SINS]
     return moves + _instants(state, seat)
@@ -945,7 +652,7 @@ def _instants(state: State, seat: int) -> list[Move]:
     (those two are good cards: not while fasting)."""
     moves: list[Move] = [
         {"type": "evil", "card": c}
-        for c in _distinct(state["hand"][seat])
+        for c in distinct(state["hand"][seat])
         if c in EVIL_INSTANTS and _evil_target(state, 1 - seat, c)
     ]
     return moves + _kings_builds(state, seat)
@@ -954,32 +661,11 @@ def _instants(state: State, seat: int) -> list[Move]:
 def _kings_builds(state: State, seat: int) -> list[Move]:
     """Pieces the Kings let `seat` build as instants: no Sin stops them, no limit applies."""
     p = state["play"][seat]
-    if _fasting(state, seat) or not (p["david"] or p["solomon"]):
+    if fasting(state, seat) or not (p["david"] or p["solomon"]):
         return []
     allowed = STRUCTURES if p["solomon"] else ()
     gates = ("Guarded Gate",) if p["david"] else ()
     return [m for m in _pieces(state, seat, "build_now") if m["card"] in (*allowed, *gates)]
-
-
-def _gate_threat(state: State) -> bool:
-    """King David's defender could still shut a gate in an army's face this Military Phase: an
-    open, empty gate with an army next to it that has not moved yet. Public facts only."""
-    target = 1 - state["turn"]
-    if not state["play"][target]["david"] or _fasting(state, target):
-        return False
-    for g, col in enumerate(GATES):
-        if state["guarded"][target][g] or _army_at(state, target, (1, col)):
-            continue
-        for i, cell in enumerate(state["armies"][target]):
-            if i not in state["moved"] and tuple(cell) in ((0, col), (2, col)):
-                return True
-    return False
-
-
-def _open_instant(state: State, resume: str) -> None:
-    """Give the seat not on turn a window for its instants; `pass` goes back to `resume`. It opens
-    on public facts only, whether or not that seat holds an instant."""
-    state["step"], state["actor"], state["resume"] = "instant", 1 - state["turn"], resume
 
 
 def _legal_instant(state: State, seat: int) -> list[Move]:
@@ -996,7 +682,7 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
     elif step == "blemish":
         return _offering_stands(state, rng)
     elif step == "defend":
-        _to_build(state)
+        to_build(state)
     elif step == "instant":
         state["step"], state["actor"], state["resume"] = state["resume"], state["turn"], None
     elif step == "siege_move":
@@ -1007,7 +693,7 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
 
 
 def _apply_sin(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, move["card"])
+    use_card(state, seat, move["card"])
     state["sin"] = move["card"]
     state["actor"] = state["turn"]
     if move["card"] == "Loss of Heart":
@@ -1020,7 +706,7 @@ def _apply_sin(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
 def _legal_answer(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "pass"}, *_lay_downs(state, seat)]
     p = state["play"][seat]
-    if _fasting(state, seat):  # Pray and Fast laid down after the Sin: no building this turn
+    if fasting(state, seat):  # Pray and Fast laid down after the Sin: no building this turn
         return moves
     if _can_offer(state, seat) and "Burnt Offering" in state["hand"][seat]:
         moves.append({"type": "burnt"})
@@ -1030,7 +716,7 @@ def _legal_answer(state: State, seat: int) -> list[Move]:
 
 
 def _apply_burnt(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, "Burnt Offering")
+    use_card(state, seat, "Burnt Offering")
     if _offering_spoiled(state, seat):
         state["step"] = "discard"
         return [Event("The Bad Offering on the Altar spoiled the Burnt Offering: the Sin stands.")]
@@ -1061,7 +747,7 @@ def _legal_blemish(state: State, seat: int) -> list[Move]:
 
 
 def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    _use(state, seat, "Blemished Animal")
+    use_card(state, seat, "Blemished Animal")
     card, state["offering"], state["actor"] = state["offering"], None, state["turn"]
     if card == "Burnt Offering":
         state["step"] = "discard"
@@ -1072,7 +758,7 @@ def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Eve
 
 def _legal_place(state: State, seat: int) -> list[Move]:
     pieces = _pieces(state, seat)
-    if _fasting(state, seat) or not pieces:
+    if fasting(state, seat) or not pieces:
         # Pray and Fast laid down since the build was allowed, or a King's build took the last
         # piece: the turn goes on without a build (a Levite may still fetch a Structure).
         return [{"type": "skip_build"}, *_lay_downs(state, seat)]
@@ -1089,7 +775,7 @@ def _legal_place(state: State, seat: int) -> list[Move]:
 
 def _place(state: State, seat: int, move: Move) -> None:
     card = move["card"]
-    _use(state, seat, card)
+    use_card(state, seat, card)
     state["discard"][seat].remove(card)
     if card in STRUCTURES:
         state["structures"][seat].append(card)
@@ -1102,7 +788,7 @@ def _place(state: State, seat: int, move: Move) -> None:
 def _apply_place(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     _place(state, seat, move)
     if move.get("with") or move.get("cooperation"):
-        _use(state, seat, "Cooperation")
+        use_card(state, seat, "Cooperation")
     if move.get("with"):
         _place(state, seat, {"card": move["with"]})
     state["built"] = 1
@@ -1118,11 +804,11 @@ def _legal_discard(state: State, seat: int) -> list[Move]:
     if (
         "Filling of the Holy of Holies" in state["hand"][seat]
         and _temple_complete(state, seat)
-        and not _fasting(state, seat)
+        and not fasting(state, seat)
     ):  # "Once you have finished building the Temple ... the Filling ... is played"
         moves.append({"type": "play", "card": "Filling of the Holy of Holies"})
     if state["discarded"] < 2:
-        moves += [{"type": "discard", "card": c} for c in _distinct(state["hand"][seat])]
+        moves += [{"type": "discard", "card": c} for c in distinct(state["hand"][seat])]
     hand = state["hand"][seat]
     if (
         len(hand) == HAND
@@ -1187,7 +873,7 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
     if state["turn_no"] > 2:
         _draw(state, nxt, HAND - len(state["hand"][nxt]), rng)
     if _can_offer(state, nxt):
-        _open_instant(state, "main")  # before any offering of this turn
+        open_instant(state, "main")  # before any offering of this turn
     return events
 
 
@@ -1241,9 +927,9 @@ _LEGAL = {
     "discard": _legal_discard,
     "peace_take": _legal_peace_take,
     "peace_give": _legal_peace_give,
-    "sack": _legal_sack,
-    "relocate": _legal_relocate,
-    "siege_move": _legal_siege_move,
+    "sack": military.legal_sack,
+    "relocate": military.legal_relocate,
+    "siege_move": military.legal_siege_move,
 }
 _APPLY = {
     "play": _apply_play,
@@ -1252,17 +938,17 @@ _APPLY = {
     "evil": _apply_evil,
     "build_now": _apply_build_now,
     "fast_take": _apply_fast_take,
-    "to_military": _apply_to_military,
-    "army": _apply_army,
-    "move": _apply_move,
-    "destroy": _apply_destroy,
-    "passage": _apply_passage,
-    "siege": _apply_siege,
-    "siege_break": _apply_siege_break,
-    "drop_siege": _apply_drop_siege,
-    "end_military": _apply_end_military,
-    "israelite": _apply_israelite,
-    "israelite2": _apply_israelite,
+    "to_military": military.apply_to_military,
+    "army": military.apply_army,
+    "move": military.apply_move,
+    "destroy": military.apply_destroy,
+    "passage": military.apply_passage,
+    "siege": military.apply_siege,
+    "siege_break": military.apply_siege_break,
+    "drop_siege": military.apply_drop_siege,
+    "end_military": military.apply_end_military,
+    "israelite": military.apply_israelite,
+    "israelite2": military.apply_israelite,
     "announce": _apply_announce,
     "skip_build": _apply_skip_build,
     "pass": _apply_sin_pass,
@@ -1276,7 +962,7 @@ _APPLY = {
     "end_turn": _apply_end_turn,
     "peace_take": _apply_peace_take,
     "peace_give": _apply_peace_give,
-    "sack": _apply_sack,
-    "relocate": _apply_relocate,
-    "siege_move": _apply_siege_move,
+    "sack": military.apply_sack,
+    "relocate": military.apply_relocate,
+    "siege_move": military.apply_siege_move,
 }
