@@ -498,6 +498,11 @@ def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event
         return [Event(f"The Bad Offering on Seat {seat + 1}'s Altar spoiled the {card}.")]
     if card == "Grain Offering":
         state["grain"] = True
+    elif state["grain"]:
+        # Blemished Animal is an instant evil card: "If an Instant evil card is played after the
+        # Grain Offering has been played, the Instant evil card has no effect", so no window.
+        state["offering"] = card
+        return _offering_stands(state, rng)
     else:
         _open_blemish(state, seat, card)
     return []

@@ -262,9 +262,23 @@ def test_evil_instants_after_a_grain_offering_are_not_offered() -> None:
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
     state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
+    assert state["step"] == "peace_take" and state["actor"] == 0
+    state.update(step="defend", actor=1)  # the opponent's window later in the turn
     assert GAME.legal_moves(state, 1) == [{"type": "pass"}]
     state["grain"] = False
     assert {"type": "evil", "card": "Unclean"} in GAME.legal_moves(state, 1)
+
+
+def test_blemished_animal_after_a_grain_offering_has_no_effect() -> None:
+    """Book, Grain Offering: "If an Instant evil card is played after the Grain Offering has been
+    played, the Instant evil card has no effect"; Blemished Animal is the book's own example of an
+    Instant ("Your opponent plays Blemished Animal ...")."""
+    state = table(["Grain Offering", "Guilt Offering", "Doubt"], ["Blemished Animal"])
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
+    assert state["step"] == "main" and state["actor"] == 0, "no Blemished Animal window"
+    assert len(state["hand"][0]) == HAND and "Blemished Animal" in state["hand"][1]
 
 
 def test_a_new_priest_sends_the_evil_priest_away() -> None:
