@@ -722,8 +722,7 @@ def _legal_answer(state: State, seat: int) -> list[Move]:
 
 def _apply_burnt(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     use_card(state, seat, "Burnt Offering")
-    if _offering_spoiled(state, seat):
-        state["step"] = "discard"
+    if _offering_spoiled(state, seat):  # the Sin stands until answered again (answer window)
         return [Event("The Bad Offering on the Altar spoiled the Burnt Offering: the Sin stands.")]
     _open_blemish(state, seat, "Burnt Offering")
     return []
@@ -755,7 +754,9 @@ def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Eve
     use_card(state, seat, "Blemished Animal")
     card, state["offering"], state["actor"] = state["offering"], None, state["turn"]
     if card == "Burnt Offering":
-        state["step"] = "discard"
+        # Only that offering is negated: the builder may answer the Sin again (another Burnt
+        # Offering, the Scapegoat) or pass, and then the Sin stops the build.
+        state["step"] = "answer"
         return [Event("The Burnt Offering was blemished: the Sin stands.")]
     state["step"] = "main"
     return [Event(f"The {card} was blemished: it is a bad offering and does nothing.")]

@@ -719,7 +719,31 @@ def test_blemished_animal_negates_the_burnt_offering() -> None:
         (1, {"type": "blemish"}),
     ):
         state = act(state, seat, move)
+    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "no second sacrifice to offer"
+    state = act(state, 0, {"type": "pass"})
     assert state["step"] == "discard" and state["structures"][0] == []
+
+
+@pytest.mark.parametrize("spoiler", ["Bad Offering", "Blemished Animal"])
+def test_a_negated_burnt_offering_may_be_followed_by_another_sacrifice(spoiler: str) -> None:
+    """Book: Bad Offering: "The next offering your opponent makes ... is negated"; Blemished
+    Animal negates the one "your opponent has just offered". Only that offering is lost: "If a Sin
+    card is played against you, you may offer up a Burnt Offering to negate it"; only "If you do
+    not have a sacrifice ... go to the Discard Phase"."""
+    hand = ["Porch", "Burnt Offering", "Burnt Offering"]
+    state = table(hand, ["Doubt", "Blemished Animal"], step="build")
+    state["play"][0].update(priest=True, altar=True, bad_offering=spoiler == "Bad Offering")
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    state = act(state, 0, {"type": "burnt"})
+    if spoiler == "Blemished Animal":
+        state = act(state, 1, {"type": "blemish"})
+    assert state["step"] == "answer" and state["actor"] == 0
+    assert "place" not in kinds(state, 0), "the Sin still stands"
+    state = act(state, 0, {"type": "burnt"})
+    state = act(state, 1, {"type": "pass"})
+    state = act(state, 0, {"type": "place", "card": "Porch"})
+    assert state["structures"][0] == ["Porch"] and state["discard"][0].count("Burnt Offering") == 2
 
 
 def test_blemished_animal_answers_peace_and_guilt_offerings_too() -> None:
