@@ -497,6 +497,8 @@ def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event
     if _offering_spoiled(state, seat):
         return [Event(f"The Bad Offering on Seat {seat + 1}'s Altar spoiled the {card}.")]
     if card == "Grain Offering":
+        # "At the end of your turn, Grain Offering is discarded": it lies on the Altar till then.
+        state["discard"][seat].pop()
         state["grain"] = True
     elif state["grain"]:
         # Blemished Animal is an instant evil card: "If an Instant evil card is played after the
@@ -843,6 +845,9 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
     events: list[Event] = []
     for s in range(2):
         state["play"][s]["unclean"] = False
+    if state["grain"]:
+        state["discard"][seat].append("Grain Offering")
+        state["grain"] = False
     if state["play"][seat]["fast"] >= 3:
         state["play"][seat]["fast"] = 0
         state["discard"][seat].append("Pray and Fast")

@@ -72,6 +72,8 @@ def total_cards(state: dict[str, Any], seat: int) -> Counter:
     c["Bad Offering"] += opp["bad_offering"]
     if p["siege"]:
         c["Lay Siege"] += 1
+    if state["grain"] and seat == state["turn"]:  # on the Altar until the turn's end
+        c["Grain Offering"] += 1
     return c
 
 
@@ -119,6 +121,24 @@ def test_offerings_need_priest_and_altar() -> None:
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
     assert state["grain"]
+
+
+def test_the_grain_offering_is_discarded_at_the_end_of_the_turn() -> None:
+    """Book: "At the end of your turn, Grain Offering is discarded": until then it lies on the
+    Altar, out of the discard pile."""
+    state = table(["Grain Offering", "Porch"])
+    state["play"][0].update(priest=True, altar=True)
+    state["deck"][0].remove("Priest")
+    state["deck"][0].remove("Altar")
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    assert state["grain"] and "Grain Offering" not in state["discard"][0]
+    assert total_cards(state, 0) == Counter(COUNTS)
+    last = dict(state, step="discard", turn_no=state["turn_limit"])
+    state.update(step="discard")
+    state = act(state, 0, {"type": "end_turn"})
+    assert state["discard"][0] == ["Grain Offering"] and not state["grain"]
+    over = act(last, 0, {"type": "end_turn"})  # the turn limit ends the game at this turn's end
+    assert GAME.outcome(over) and total_cards(over, 0) == Counter(COUNTS)
 
 
 def test_guilt_offering_redraws_eight() -> None:
