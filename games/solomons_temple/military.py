@@ -293,7 +293,10 @@ def apply_israelite(state: State, seat: int, move: Move, rng: Random) -> list[Ev
     if move["type"] == "israelite2":
         use_card(state, seat, "Israelite Army")
         armies.clear()
-        _end_siege(state, 1 - seat)
+        # "... discards all Babylonian Armies before the Lay Siege requirements are met, the Lay
+        # Siege card is discarded": once its two turns are counted it stays (a gate may still go).
+        if state["play"][1 - seat]["siege"] < 3:
+            _end_siege(state, 1 - seat)
         to_build(state)
         return [Event("All Babylonian armies are routed.")]
     state["relocate"] = [i for i, cell in enumerate(armies) if board.inside(tuple(cell))]

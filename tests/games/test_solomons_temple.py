@@ -562,6 +562,24 @@ def test_one_israelite_army_drives_armies_out_two_rout_them() -> None:
     assert two["armies"][1] == []
 
 
+@pytest.mark.parametrize(("count", "kept"), [(1, False), (2, False), (3, True)])
+def test_two_israelite_armies_discard_the_siege_only_before_its_two_turns(
+    count: int, kept: bool
+) -> None:
+    """Book, Lay Siege: "If your opponent plays two (2) Israelite Armies and discards all
+    Babylonian Armies before the Lay Siege requirements are met, the Lay Siege card is
+    discarded." On the third turn the requirements are met: "you may pick one (1) Guarded Gate
+    and discard it"."""
+    state = table([], ["Israelite Army", "Israelite Army"], step="defend")
+    state["actor"] = 1
+    state["armies"][1] = [[0, 1], [0, 3]]
+    state["play"][0]["siege"] = count
+    state["deck"][0].remove("Lay Siege")
+    state = act(state, 1, {"type": "israelite2"})
+    assert state["armies"][1] == [] and bool(state["play"][0]["siege"]) == kept
+    assert ("Lay Siege" in state["discard"][0]) != kept
+
+
 def test_israelite_army_relocation_is_the_defenders_choice_one_army_at_a_time() -> None:
     state = table([], ["Israelite Army"], step="defend")
     state["actor"] = 1
