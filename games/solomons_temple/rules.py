@@ -394,11 +394,18 @@ def _legal_main(state: State, seat: int) -> list[Move]:
                 moves.append({"type": "offer", "card": card})
         elif card in EVIL_INSTANTS and _evil_target(state, 1 - seat, card):
             moves.append({"type": "evil", "card": card})
-    moves += _kings_builds(state, seat)
-    if p["fast"] == 3:
-        for card in distinct([c for c in state["discard"][seat] if c in GOOD]):
-            moves.append({"type": "fast_take", "card": card})
-    return moves
+    return moves + _kings_builds(state, seat) + _fast_takes(state, seat)
+
+
+def _fast_takes(state: State, seat: int) -> list[Move]:
+    """Pray and Fast: "On the third turn, you may look through your discard pile and take out one
+    (1) good card" (at any point of that turn where its player is asked to move)."""
+    if state["play"][seat]["fast"] != 3 or seat != state["turn"]:
+        return []
+    return [
+        {"type": "fast_take", "card": c}
+        for c in distinct([c for c in state["discard"][seat] if c in GOOD])
+    ]
 
 
 LAID_DOWN = ("Priest", "Altar", "Levite", "Pray and Fast", *PROPHETS, "King David",
@@ -435,7 +442,7 @@ def _lay_downs(state: State, seat: int) -> list[Move]:
         return []
     hand = distinct(state["hand"][seat])
     laid = [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
-    return laid + _kings_builds(state, seat)
+    return laid + _kings_builds(state, seat) + _fast_takes(state, seat)
 
 
 def _evil_target(state: State, target: int, card: str) -> bool:

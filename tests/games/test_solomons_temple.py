@@ -382,6 +382,23 @@ def test_pray_and_fast_forbids_good_cards_then_returns_one() -> None:
     assert "Altar" in state["hand"][0]
 
 
+def test_pray_and_fast_takes_its_good_card_at_any_point_of_the_third_turn() -> None:
+    """Book: "On the third turn, you may look through your discard pile and take out one (1) good
+    card" (no phase is named): here a Burnt Offering, taken back to answer a Sin."""
+    state = table(["Porch"], ["Doubt"], step="build")
+    state["play"][0].update(priest=True, altar=True, fast=3)
+    state["deck"][0].remove("Burnt Offering")
+    state["discard"][0].append("Burnt Offering")
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert "burnt" not in kinds(state, 0)
+    state = act(state, 0, {"type": "fast_take", "card": "Burnt Offering"})
+    assert "fast_take" not in kinds(state, 0), "one good card only"
+    state = act(state, 0, {"type": "burnt"})
+    state = act(state, 1, {"type": "pass"})
+    assert "place" in kinds(state, 0)
+
+
 def test_pray_and_fast_after_a_good_card_starts_counting_next_turn() -> None:
     state = table(["Priest", "Pray and Fast"])
     state = act(state, 0, {"type": "play", "card": "Priest"})
