@@ -82,7 +82,7 @@ def broadcast(hall: Any, code: str, message: dict[str, Any]) -> None:
 
 _HISTORY = ("SELECT id, at, player_id, name, seat, text FROM chat_messages WHERE room_code = $1 "
             "ORDER BY id DESC LIMIT $2")
-_WATCHERS = ("SELECT w.id, p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
+_WATCHERS = ("SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
              "WHERE w.room_code = $1")
 
 
@@ -135,12 +135,40 @@ async def tell_watchers(hall: Any, code: str) -> None:
     """Send this process's sockets of room `code` the `watchers` message: how many spectators
     are connected (to any process), and the names they chose (a visitor with no name is only
     counted)."""
+    broadcast(hall, code, watchers_message(await _watcher_names(hall, code)))
+
+
+async def _watcher_names(hall: Any, code: str) -> list[str | None]:
+    """The name (None: a visitor) of every spectator connection of the room."""
     if hall.cache is not None:  # Postgres: a prepared statement
-        rows = [tuple(r) for r in await hall.cache.pool.fetch(_WATCHERS, code)]
-    else:
-        async with hall.reader.connect() as conn:
-            rows = (await conn.execute(
-                select(Watcher.id, Player.name).outerjoin(Player, Watcher.player_id == Player.id)
-                .where(Watcher.room_code == code))).all()
-    names = sorted({name for _, name in rows if name is not None})
-    broadcast(hall, code, {"type": "watchers", "count": len(rows), "names": names})
+        return [name for (name,) in await hall.cache.pool.fetch(_WATCHERS, code)]
+    async with hall.reader.connect() as conn:
+        return list((await conn.execute(
+            select(Player.name).select_from(Watcher).outerjoin(
+                Player, Watcher.player_id == Player.id)
+            .where(Watcher.room_code == code))).scalars())
+
+
+def watchers_message(names: list[str | None]) -> dict[str, Any]:
+    return {"type": "watchers", "count": len(names),
+            "names": sorted({name for name in names if name is not None})}
+
+
+_GREETING = (
+    "SELECT ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
+    "             WHERE room_code = $1 ORDER BY id DESC LIMIT $2) AS lines, "
+    "       ARRAY(SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
+    "             WHERE w.room_code = $1) AS watchers")
+
+
+async def seat_greeting(hall: Any, code: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A seated socket's `chat_history` and `watchers` messages (a spectator's greeting counts
+    itself first, see `watch`): one statement on Postgres, since every player's socket reads
+    both when it opens (issue 10)."""
+    if hall.cache is None:
+        return ({"type": "chat_history", "messages": await history(hall, code)},
+                watchers_message(await _watcher_names(hall, code)))
+    row = await hall.cache.pool.fetchrow(_GREETING, code, HISTORY)
+    lines = [line_json(SimpleNamespace(id=i, at=at, player_id=p, name=n, seat=s, text=t))
+             for i, at, p, n, s, t in reversed(row["lines"])]
+    return {"type": "chat_history", "messages": lines}, watchers_message(list(row["watchers"]))

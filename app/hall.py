@@ -20,7 +20,7 @@ from app.hub import make_hub
 from app.models import MoveRow, Room
 from app.moves import RoomLocks, error_text
 from app.quotas import Quotas
-from app.roomcache import RoomCache
+from app.roomcache import CachedRoom, RoomCache
 from app.rooms import room_deadlines, room_payload
 from app.seat_clocks import CLOCK_ID_PREFIX
 from app.snapshot import Snapshot
@@ -102,9 +102,7 @@ class Hall:
         """The room's state as committed now (on Postgres, also refreshing the room held)."""
         if self.cache is not None:
             held = await self.cache.load(code)
-            return None if held is None else Snapshot(
-                code, held.game, held.status, held.version, held.state, held.events,
-                room_deadlines(held), held.timed_out, held.clock_banks)
+            return None if held is None else _snapshot_of(held)
         async with self.sessions() as session:
             room = await session.get(Room, code)
             if room is None:
@@ -126,6 +124,20 @@ class Hall:
             if room is None:
                 return None
             return {"type": "room", "room": await room_payload(session, room)}
+
+    async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None:
+        """The `room` message and the state, as committed now (None: no such room). On Postgres
+        one statement, which also refreshes the room held: a start, a socket count and a
+        greeting each need both."""
+        if self.cache is not None:
+            read = await roomread.room_and_held(self.cache.pool, code)
+            if read is None:
+                return None
+            payload, held = read
+            self.cache.hold(held)
+            return {"type": "room", "room": payload}, _snapshot_of(held)
+        message, snap = await self.room_message(code), await self.load_snapshot(code)
+        return None if message is None or snap is None else (message, snap)
 
     async def on_notify(self, payload: str) -> None:
         """Another process (or this one, on Postgres) committed a change to a room."""
@@ -164,19 +176,23 @@ class Hall:
 
     async def after_room_change(self, code: str, force_state: bool = False,
                                 state: bool = True, forget: bool = True,
-                                message: dict[str, Any] | None = None) -> None:
+                                read: tuple[dict[str, Any], Snapshot | None] | None = None,
+                                ) -> None:
         """After commit, in this process: push the room and its state (`state`: unless the
         change cannot have touched it) to local sockets. `forget`: the change may touch what a
-        held room keeps (not so a seat's socket count). `message`: the room message, if the
-        caller already read it after the commit."""
+        held room keeps (not so a seat's socket count). `read`: the room message and the state
+        (or None), if the caller already read them after the commit."""
         if forget and self.cache is not None:
             self.cache.forget(code)
         if not self.sockets.has_room(code):
             return  # nobody here to tell (a join before any socket, the last socket closing)
-        message = message or await self.room_message(code)
-        if message is not None:
-            self.sockets.push_room(code, message)
-        snap = await self.load_snapshot(code) if state else None
+        if read is None:
+            read = await self.room_and_snapshot(code) if state else (
+                (message, None) if (message := await self.room_message(code)) else None)
+        if read is None:
+            return
+        message, snap = read
+        self.sockets.push_room(code, message)
         if snap is not None:
             self.push(snap, force=force_state)
 
@@ -191,3 +207,8 @@ class Hall:
             room.error = error_text(exc)
             await self.room_changed(code, session)
         await self.after_room_change(code)
+
+
+def _snapshot_of(held: CachedRoom) -> Snapshot:
+    return Snapshot(held.code, held.game, held.status, held.version, held.state, held.events,
+                    room_deadlines(held), held.timed_out, held.clock_banks)

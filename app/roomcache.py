@@ -151,9 +151,10 @@ class RoomCache:
     def get(self, code: str) -> CachedRoom | None:
         return self._rooms.get(code)
 
-    def _keep(self, room: CachedRoom) -> None:
-        """Hold `room`, letting go of the least recently used beyond `HELD` (memory stays
-        bounded however many rooms were ever served; a room let go is read again if needed)."""
+    def hold(self, room: CachedRoom) -> None:
+        """Hold `room` (as read or written just now, here or by `app.roomread`), letting go of
+        the least recently used beyond `HELD` (memory stays bounded however many rooms were ever
+        served; a room let go is read again if needed)."""
         self._rooms[room.code] = room
         self._rooms.move_to_end(room.code)
         if len(self._rooms) > HELD:
@@ -174,7 +175,7 @@ class RoomCache:
                           {s: (p, b) for s, p, b in row["seats"] or []}, row["turn_clock"],
                           row["clock_increment"], row["clock_banks"], row["last_move_at"],
                           row["timed_out"])
-        self._keep(room)
+        self.hold(room)
         return room
 
     async def write(self, room: CachedRoom, *, state: Any, status: str, seat: int,
@@ -195,7 +196,7 @@ class RoomCache:
         room.state, room.version, room.status, room.events = state, version, status, events
         room.xmin, room.clock_banks, room.last_move_at = xmin, banks, now
         room.timed_out = timed_out
-        self._keep(room)
+        self.hold(room)
         return True
 
     async def earlier(self, code: str, client_id: str, seat: int | None,

@@ -5,7 +5,9 @@ session it was a transaction of five to seven round trips (BEGIN, the room, its 
 handovers, names, ROLLBACK) and most of the CPU a new room cost (issue 10). Here one prepared
 statement returns the room's columns and, as arrays of rows, its seats, votes, handovers, the
 names they mention and the seats the turn clock marks away; `rooms.payload_from` builds the same
-payload as the session path. The state is read only when a running clock needs it.
+payload as the session path. The state is read when a running clock needs it, or when the caller
+also wants the room as the hot path holds it (`app.roomcache.CachedRoom`: after a start, a socket
+count, a greeting), which then costs no second statement.
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ from typing import Any
 import asyncpg
 
 from app.absence import absence_fields
+from app.roomcache import CachedRoom
 from app.rooms import AWAY_AFTER, payload_from
 from app.seat_clocks import CLOCK_ID_PREFIX
 
-# $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER.
+# $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER, $4 whether to read the
+# room as held in memory too (its state, seed, xmin, and the events and clock of its last move).
 _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.next_room,
        r.spectators_muted, r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
-       r.created_at,
-       CASE WHEN r.turn_clock IS NOT NULL AND r.status = 'active' THEN r.state END AS state,
+       r.created_at, r.seed, r.xmin::text::bigint AS xmin,
+       CASE WHEN $4 OR r.turn_clock IS NOT NULL AND r.status = 'active' THEN r.state END AS state,
+       m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
        ARRAY(SELECT ROW(s.seat, s.player_id, p.name, s.bot, s.connections, s.absent_since,
                         s.replaced_id)
              FROM seats s LEFT JOIN players p ON p.id = s.player_id
@@ -45,7 +50,8 @@ SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.n
                                           WHERE m.room_code = r.code AND m.seat = s.seat
                                           ORDER BY m.version DESC LIMIT $3) last
                     WHERE starts_with(last.client_id, $2)) = $3) AS away
-FROM rooms r WHERE r.code = $1"""
+FROM rooms r LEFT JOIN moves m ON $4 AND m.room_code = r.code AND m.version = r.version
+WHERE r.code = $1"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +84,26 @@ class HandoverRow:
 
 async def room_payload(pool: asyncpg.Pool, code: str) -> dict[str, Any] | None:
     """The wire `room` object as committed now (None: no such room)."""
-    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER)
+    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, False)
+    return None if row is None else _payload(row)
+
+
+async def room_and_held(pool: asyncpg.Pool,
+                        code: str) -> tuple[dict[str, Any], CachedRoom] | None:
+    """The wire `room` object and the room as the hot path holds it, both as committed now,
+    from one statement (None: no such room)."""
+    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, True)
     if row is None:
         return None
+    held = CachedRoom(code, row["game"], row["status"], row["seed"], row["version"],
+                      row["state"], row["events"] or [], row["xmin"],
+                      {s[0]: (s[1], s[3]) for s in row["seats"]}, row["turn_clock"],
+                      row["clock_increment"], row["clock_banks"], row["last_move_at"],
+                      row["timed_out"])
+    return _payload(row), held
+
+
+def _payload(row: asyncpg.Record) -> dict[str, Any]:
     room = SimpleNamespace(**dict(row.items()))  # the builders read columns as attributes
     seats = [SeatRow(*seat) for seat in row["seats"]]
     absence, handovers = absence_fields(room, seats, [VoteRow(*v) for v in row["votes"]],

@@ -189,13 +189,13 @@ async def _seat_change(code: str, session: SessionDep, hall: HallDep, action: An
 
 
 async def _answer(code: str, hall: HallDep) -> dict[str, Any]:
-    """Read once after the commit: the answer, and the `room` message to this process's
-    sockets."""
-    message = await hall.room_message(code)
-    if message is None:
+    """Read once after the commit: the answer, and the room and state this process's sockets
+    are sent (the read also replaces the room held, so nothing need be forgotten)."""
+    read = await hall.room_and_snapshot(code)
+    if read is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
-    await hall.after_room_change(code, message=message)
-    return message["room"]
+    await hall.after_room_change(code, forget=False, read=read)
+    return read[0]["room"]
 
 
 @router.post("/rooms/{code}/join")

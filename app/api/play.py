@@ -161,17 +161,23 @@ async def _greet(hall: Hall, client: Client) -> None:
     included; only what it has not been sent yet is read here."""
     if client.seat is not None:
         await presence.follow(hall, client)
-    room = None if client.room_sent else await hall.room_message(client.room)
-    snap = None if client.sent is not None else await hall.load_snapshot(client.room)
+    room = snap = None
+    if not client.room_sent and client.sent is None:
+        room, snap = await hall.room_and_snapshot(client.room) or (None, None)
+    elif not client.room_sent:
+        room = await hall.room_message(client.room)
+    elif client.sent is None:
+        snap = await hall.load_snapshot(client.room)
     if room is not None:
         hall.sockets.push_room(client.room, room, only=client)
     if snap is not None:
         hall.push(snap, only=client)
-    client.send({"type": "chat_history", "messages": await chat.history(hall, client.room)})
     if client.seat is None:
-        await presence.follow(hall, client)
+        client.send({"type": "chat_history", "messages": await chat.history(hall, client.room)})
+        await presence.follow(hall, client)  # counts it, and tells the room who is watching
     else:
-        await chat.tell_watchers(hall, client.room)
+        for message in await chat.seat_greeting(hall, client.room):
+            client.send(message)
 
 
 async def _serve(hall: Hall, client: Client) -> None:
