@@ -19,6 +19,8 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.connections import Connections
+
 MAX_BATCH = 64
 
 # Arrays, one element per move (the JSON ones as text: a list inside an array would read as one
@@ -65,7 +67,7 @@ class GroupCommit:
     """Queues moves (the 14 arguments of the single-move statement) and writes them in batches;
     `write` answers the xmin the room has after the commit, or None if the room had changed."""
 
-    def __init__(self, pool: asyncpg.Pool, one: str, channel: str) -> None:
+    def __init__(self, pool: Connections, one: str, channel: str) -> None:
         self._pool, self._one = pool, one
         self._many = _WRITE_MANY.replace("{channel}", channel)
         self._queue: list[tuple[tuple[Any, ...], asyncio.Future[int | None]]] = []

@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.connections import Connections
 from app.groupcommit import GroupCommit
 from app.hub import CHANNEL
 from app.seat_clocks import CLOCK_ID_PREFIX
@@ -95,11 +96,6 @@ async def _codecs(conn: asyncpg.Connection) -> None:
                                   decoder=orjson.loads)
 
 
-async def _keep(_conn: asyncpg.Connection) -> None:
-    """No reset between uses: the pool runs only single autocommitted statements, which leave
-    no session state behind, and the default reset costs a round trip per move."""
-
-
 HELD = 20_000  # rooms held in memory per process (a few KB each)
 # Connections for the hot path. A statement holds its connection until the event loop has read
 # the answer, so a busy process holds each one for a few loop turns: with 20, moves queued for
@@ -129,14 +125,14 @@ class RoomCache:
     def __init__(self, dsn: str, origin: str) -> None:
         self._dsn = dsn
         self._origin = origin
-        self._pool: asyncpg.Pool | None = None
+        self._pool: Connections | None = None
         self._commits: GroupCommit | None = None
         self._rooms: OrderedDict[str, CachedRoom] = OrderedDict()
         self.registered = Registrations()
 
     async def start(self) -> None:
-        self._pool = await asyncpg.create_pool(self._dsn, min_size=2, max_size=POOL_SIZE,
-                                               init=_codecs, reset=_keep)
+        self._pool = Connections(self._dsn, POOL_SIZE, _codecs)
+        await self._pool.start()
         self._commits = GroupCommit(self._pool, _WRITE, CHANNEL)
 
     async def stop(self) -> None:
@@ -144,7 +140,7 @@ class RoomCache:
             await self._pool.close()
 
     @property
-    def pool(self) -> asyncpg.Pool:
+    def pool(self) -> Connections:
         assert self._pool is not None, "RoomCache.start() was not awaited"
         return self._pool
 

@@ -20,6 +20,7 @@ from typing import Any
 import asyncpg
 
 from app.absence import absence_fields
+from app.connections import Connections
 from app.roomcache import CachedRoom
 from app.rooms import AWAY_AFTER, payload_from
 from app.seat_clocks import CLOCK_ID_PREFIX
@@ -82,13 +83,13 @@ class HandoverRow:
     player_id: str
 
 
-async def room_payload(pool: asyncpg.Pool, code: str) -> dict[str, Any] | None:
+async def room_payload(pool: Connections, code: str) -> dict[str, Any] | None:
     """The wire `room` object as committed now (None: no such room)."""
     row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, False)
     return None if row is None else _payload(row)
 
 
-async def room_and_held(pool: asyncpg.Pool,
+async def room_and_held(pool: Connections,
                         code: str) -> tuple[dict[str, Any], CachedRoom] | None:
     """The wire `room` object and the room as the hot path holds it, both as committed now,
     from one statement (None: no such room)."""

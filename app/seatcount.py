@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import asyncpg
-
+from app.connections import Connections
 from app.hub import CHANNEL
 
 # Every statement here first takes the room row's lock (the one-time filter runs before the seat
@@ -60,7 +59,7 @@ SELECT EXISTS (SELECT 1 FROM g) AS gone,
               + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5)::text"""
 
 
-async def connect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | None, origin: str,
+async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,
                   registered: int) -> tuple[int | None, bool]:
     """Count one more socket for the seat: its ledger row (None: not the seat's player), and
     whether the room has votes on record.
@@ -74,7 +73,7 @@ async def connect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | Non
     return row["ledger"], row["votes"]
 
 
-async def disconnect(pool: asyncpg.Pool, code: str, seat: int, player_id: str | None,
+async def disconnect(pool: Connections, code: str, seat: int, player_id: str | None,
                      origin: str, registered: int, row: int, now: datetime) -> bool:
     """Count one socket less unless a reaper already did; whether it was still counted."""
     return await pool.fetchval(_DISCONNECT, code, seat, player_id, row, registered,

@@ -14,8 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-import asyncpg
-
+from app.connections import Connections
 from app.errors import ApiError
 from app.hub import CHANNEL
 from app.models import utcnow
@@ -58,7 +57,7 @@ class SeatRow:
 SeatAction = Callable[..., None]
 
 
-async def change(pool: asyncpg.Pool, code: str, notice: str, action: SeatAction,
+async def change(pool: Connections, code: str, notice: str, action: SeatAction,
                  *args: Any) -> None:
     """Run `action(room, seats, *args)` under the room's row lock and commit what it changed,
     with `notice` on the hub's channel. An ApiError from the action rolls everything back."""
