@@ -186,9 +186,11 @@ class Hall:
             self.cache.forget(code)
         if not self.sockets.has_room(code):
             return  # nobody here to tell (a join before any socket, the last socket closing)
-        if read is None:
-            read = await self.room_and_snapshot(code) if state else (
-                (message, None) if (message := await self.room_message(code)) else None)
+        if read is None and state:
+            read = await self.room_and_snapshot(code)
+        elif read is None:
+            message = await self.room_message(code)
+            read = None if message is None else (message, None)
         if read is None:
             return
         message, snap = read

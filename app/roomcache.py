@@ -49,6 +49,16 @@ class CachedRoom:
     last_move_at: datetime | None
     timed_out: int | None  # the seat whose clock made this version (see Snapshot)
 
+    @classmethod
+    def from_row(cls, code: str, row: asyncpg.Record,
+                 seats: dict[int, tuple[str | None, str | None]]) -> CachedRoom:
+        """From a statement's row with the columns named as the attributes (events may be
+        NULL: no move yet)."""
+        return cls(code, row["game"], row["status"], row["seed"], row["version"], row["state"],
+                   row["events"] or [], row["xmin"], seats, row["turn_clock"],
+                   row["clock_increment"], row["clock_banks"], row["last_move_at"],
+                   row["timed_out"])
+
 
 _LOAD = """
 SELECT r.game, r.status, r.seed, r.version, r.state, r.xmin::text::bigint AS xmin,
@@ -166,11 +176,7 @@ class RoomCache:
         if row is None:
             self._rooms.pop(code, None)
             return None
-        room = CachedRoom(code, row["game"], row["status"], row["seed"], row["version"],
-                          row["state"], row["events"] or [], row["xmin"],
-                          {s: (p, b) for s, p, b in row["seats"] or []}, row["turn_clock"],
-                          row["clock_increment"], row["clock_banks"], row["last_move_at"],
-                          row["timed_out"])
+        room = CachedRoom.from_row(code, row, {s: (p, b) for s, p, b in row["seats"] or []})
         self.hold(room)
         return room
 

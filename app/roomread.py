@@ -86,7 +86,7 @@ class HandoverRow:
 async def room_payload(pool: Connections, code: str) -> dict[str, Any] | None:
     """The wire `room` object as committed now (None: no such room)."""
     row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, False)
-    return None if row is None else _payload(row)
+    return None if row is None else _payload(row, [SeatRow(*seat) for seat in row["seats"]])
 
 
 async def room_and_held(pool: Connections,
@@ -96,17 +96,14 @@ async def room_and_held(pool: Connections,
     row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, True)
     if row is None:
         return None
-    held = CachedRoom(code, row["game"], row["status"], row["seed"], row["version"],
-                      row["state"], row["events"] or [], row["xmin"],
-                      {s[0]: (s[1], s[3]) for s in row["seats"]}, row["turn_clock"],
-                      row["clock_increment"], row["clock_banks"], row["last_move_at"],
-                      row["timed_out"])
-    return _payload(row), held
-
-
-def _payload(row: asyncpg.Record) -> dict[str, Any]:
-    room = SimpleNamespace(**dict(row.items()))  # the builders read columns as attributes
     seats = [SeatRow(*seat) for seat in row["seats"]]
+    held = CachedRoom.from_row(code, row, {seat.seat: (seat.player_id, seat.bot)
+                                           for seat in seats})
+    return _payload(row, seats), held
+
+
+def _payload(row: asyncpg.Record, seats: list[SeatRow]) -> dict[str, Any]:
+    room = SimpleNamespace(**dict(row.items()))  # the builders read columns as attributes
     absence, handovers = absence_fields(room, seats, [VoteRow(*v) for v in row["votes"]],
                                         [HandoverRow(*h) for h in row["handovers"]],
                                         dict(row["names"]))

@@ -1,5 +1,6 @@
-"""On Postgres the `room` message is read in one statement (app/roomread.py) and seat changes are
-written on the raw pool (app/seatwrite.py): both must say exactly what the session path says."""
+"""On Postgres the `room` message is read in one statement (app/roomread.py), alone or with the
+state, and seat changes are written on the raw pool (app/seatwrite.py): all must say exactly what
+the session path (and the hot path's own load) says."""
 
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
         assert room is not None
         by_session = await rooms.room_payload(session, room)
     by_statement = await roomread.room_payload(hall.cache.pool, code)
+    # The room and its state in one statement: the same payload, snapshot and held room as the
+    # room read and the hot path's own load.
+    read = await hall.room_and_snapshot(code)
+    assert read is not None and read[0]["room"] == by_statement
+    held = hall.cache.get(code)
+    assert read[1] == await hall.load_snapshot(code)
+    assert held == hall.cache.get(code)
     return by_session, by_statement
 
 
