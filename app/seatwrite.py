@@ -4,7 +4,7 @@ Why: through an ORM session each of these cost about 3 ms of CPU for five round 
 new room makes a join and a start (issue 10). The rules stay in `app.rooms` (`*_seats`), written
 against plain attributes: here the room (locked) and its seats are read in one statement into
 plain objects, the action runs on them, and only the columns it changed are written back, with
-the NOTIFY that tells the other processes, before the commit.
+the NOTIFY that tells the other processes, in one statement before the commit.
 """
 
 from __future__ import annotations
@@ -69,26 +69,34 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
         seats = [SeatRow(*seat) for seat in row["seats"]]
         room_before, seats_before = asdict(room), [asdict(seat) for seat in seats]
         action(room, seats, *args)
-        room_changes = _changed(room_before, asdict(room))
-        if room_changes:
+        writes = []
+        if room_changes := _changed(room_before, asdict(room)):
             room_changes["updated_at"] = utcnow()
-            await conn.execute(*_update("rooms", room_changes, code=code))
+            writes.append(("rooms", room_changes, {"code": code}))
         for seat, before in zip(seats, seats_before, strict=True):
             if seat_changes := _changed(before, asdict(seat)):
-                await conn.execute(*_update("seats", seat_changes, room_code=code,
-                                            seat=seat.seat))
-        await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, notice)
+                writes.append(("seats", seat_changes, {"room_code": code, "seat": seat.seat}))
+        await conn.execute(*_write_and_notify(writes, notice))
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in after.items() if value != before[name]}
 
 
-def _update(table: str, values: dict[str, Any], **where: Any) -> tuple[Any, ...]:
-    """`UPDATE table SET …  WHERE …` with numbered parameters (column names are ours, never
-    a caller's input: they come from the dataclasses above)."""
-    names = [*values, *where]
-    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(values, 1))
-    conds = " AND ".join(f"{name} = ${i}" for i, name in enumerate(where, len(values) + 1))
-    return (f"UPDATE {table} SET {sets} WHERE {conds}",
-            *(values.get(name, where.get(name)) for name in names))
+def _write_and_notify(writes: list[tuple[str, dict[str, Any], dict[str, Any]]],
+                      notice: str) -> tuple[Any, ...]:
+    """ONE statement: every `UPDATE table SET … WHERE …` as a data-modifying WITH clause (each
+    runs once, read or not), then the NOTIFY; numbered parameters throughout. Column names are
+    ours, never a caller's input: they come from the dataclasses above."""
+    clauses, values = [], []
+
+    def param(value: Any) -> str:
+        values.append(value)
+        return f"${len(values)}"
+
+    for n, (table, changes, where) in enumerate(writes):
+        sets = ", ".join(f"{name} = {param(value)}" for name, value in changes.items())
+        conds = " AND ".join(f"{name} = {param(value)}" for name, value in where.items())
+        clauses.append(f"w{n} AS (UPDATE {table} SET {sets} WHERE {conds})")
+    notify = f"SELECT pg_notify('{CHANNEL}', {param(notice)})"
+    return (f"WITH {', '.join(clauses)} {notify}" if clauses else notify, *values)
