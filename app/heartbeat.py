@@ -86,6 +86,11 @@ _HAS_VOTES = "SELECT EXISTS (SELECT 1 FROM seat_votes WHERE room_code = $1)"
 
 async def _has_votes(hall: Hall, code: str) -> bool:
     if hall.cache is not None:  # Postgres: a prepared statement, no SQLAlchemy round trip
+        held = hall.cache.get(code)
+        if held is not None and held.status != "active":
+            # Votes count only mid-game (`absence.recount`); a room held here that ended, or
+            # has not started, is forgotten by any change that could make it active again.
+            return False
         return bool(await hall.cache.pool.fetchval(_HAS_VOTES, code))
     async with hall.reader.connect() as conn:
         return await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
