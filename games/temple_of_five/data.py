@@ -7,6 +7,10 @@ from typing import Any
 
 COLOURS = ("red", "yellow", "green", "blue")
 GODS = ("red", "yellow", "green", "blue", "white")
+# The gods' names as the book's construction step gives them ("God of Fire (red)", ...). Its FAQ
+# once calls the yellow god "God of Agriculture"; RULES.md says why we keep "Hunting".
+GOD_NAMES = {"red": "God of Fire", "yellow": "God of Hunting", "green": "God of Vegetation",
+             "blue": "God of Water", "white": "Supreme God"}
 SIZE = 8  # the board is 8x8 spaces; its outer ring is level 0
 PRIESTS = 10
 BOARDS = 4  # four player boards, each slightly different, dealt at random

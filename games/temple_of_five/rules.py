@@ -25,6 +25,7 @@ from games.temple_of_five import board
 from games.temple_of_five.data import (
     BOARDS,
     GOALS,
+    GOD_NAMES,
     GODS,
     PRIESTS,
     ROUNDS,
@@ -270,6 +271,7 @@ class TempleOfFive:
             "deck_count": len(state["deck"]),
             "decks": {god: len(cards) for god, cards in state["decks"].items()},
             "open": clone(state["open"]),
+            "god_names": dict(GOD_NAMES),
             "supply_count": len(state["supply"]),
             "goals": {side: list(text) for side, text in GOALS.items()}
             if state["options"]["ultimate_goal"] else None,

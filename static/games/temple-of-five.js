@@ -3,8 +3,10 @@ import { h, replace } from "/static/ui.js";
 
 const CSS_HREF = "/static/games/temple-of-five.css";
 const SYMBOL = { red: "▲", yellow: "★", green: "●", blue: "■", white: "◆" };
-const GOD = { red: "Red god", yellow: "God of Agriculture", green: "Green god", blue: "Blue god",
-              white: "Supreme God" };
+// The view names the gods as the book does (view.god_names); this is only a fallback.
+const GOD = { red: "God of Fire", yellow: "God of Hunting", green: "God of Vegetation",
+              blue: "God of Water", white: "Supreme God" };
+const godName = (view, god) => (view.god_names && view.god_names[god]) || GOD[god];
 const SLOTS = {
   1: [0, 1, 2].flatMap((j) => [0, 1, 2].map((i) => [1 + 2 * i, 1 + 2 * j])),
   2: [0, 1].flatMap((j) => [0, 1].map((i) => [2 + 2 * i, 2 + 2 * j])),
@@ -57,7 +59,7 @@ export default {
       h("p", { class: "tof-status", "data-testid": "tof-status" }, status,
         ` · first player: ${ctx.name(view.first)}`),
       this.cards(view, ctx),
-      this.privateChoice(ctx),
+      this.privateChoice(view, ctx),
       this.goalChoice(view, ctx),
       me ? this.hand(view, me, ctx) : null,
       me ? this.pyramid(view, ctx.seat, ctx, true) : null,
@@ -80,7 +82,7 @@ export default {
       const move = occupy.find((m) => m.card === key &&
         m.cells.length === picked.length && m.cells.every((c) => picked.includes(c)));
       return h("div", { class: `tof-card tof-${card.god}`, "data-testid": `tof-card-${key}` },
-        h("div", { class: "tof-card-head" }, `${SYMBOL[card.god]} ${key === "private" ? "Private" : GOD[card.god]}`,
+        h("div", { class: "tof-card-head" }, `${SYMBOL[card.god]} ${key === "private" ? "Private" : godName(view, card.god)}`,
           h("span", { class: "tof-pts" }, ` min ${card.min} · ${card.big}/${card.small} pts · ${view.decks[card.god] ?? 0} left`)),
         h("div", { class: "tof-cells" }, card.cells.map((cell, i) => {
           const priest = card.priests[i];
@@ -116,13 +118,13 @@ export default {
         onclick: () => ctx.play(m).catch(() => {}) }, text(m.side))));
   },
 
-  privateChoice(ctx) {
+  privateChoice(view, ctx) {
     const takes = ctx.legalMoves.filter((m) => m.type === "private");
     if (!takes.length) return null;
     return h("div", { class: "tof-hand", "data-testid": "tof-private-choice" },
       h("p", {}, "Your effect tile: take the top card of a deck as a private card only you may fill:"),
       takes.map((m) => h("button", { class: "btn", "data-key": `private-${m.god}`, "data-legal": "true",
-        onclick: () => ctx.play(m).catch(() => {}) }, `${SYMBOL[m.god]} ${GOD[m.god]}`)));
+        onclick: () => ctx.play(m).catch(() => {}) }, `${SYMBOL[m.god]} ${godName(view, m.god)}`)));
   },
 
   hand(view, me, ctx) {

@@ -63,6 +63,15 @@ def test_the_player_boards_are_dealt_at_random() -> None:
     assert len({str(sorted(seats[0]["printed"].items())) for seats in dealt}) > 1
 
 
+def test_the_gods_bear_the_names_the_book_gives_them() -> None:
+    """"God of Fire (red) · God of Hunting (yellow) · God of Vegetation (green) · God of Water
+    (blue) · The Supreme God (white)": the view names each god's card so (the client shows it)."""
+    names = GAME.view(fresh(2), 0)["god_names"]
+    assert names == {"red": "God of Fire", "yellow": "God of Hunting",
+                     "green": "God of Vegetation", "blue": "God of Water",
+                     "white": "Supreme God"}
+
+
 # -- materials exchange -----------------------------------------------------------------------
 
 
