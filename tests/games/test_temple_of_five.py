@@ -444,6 +444,31 @@ def test_effect_bonus2_draws_two_two_space_pieces() -> None:
     assert [p["size"] for p in state["seats"][0]["reserve"]] == [2, 2]
 
 
+def test_a_special_tile_laid_face_down_gives_no_effect() -> None:
+    """"Place it face down on the pyramid and use it as 4 empty spaces … instead": no effect."""
+    state = fresh(2, effect_tiles=True)
+    state["phase"], state["round"] = "build", 5
+    for data in state["seats"]:
+        data["hand"] = []
+    state["seats"][0]["placing"] = [{"faces": ["red", "red", None, None], "effect": "bonus2"}]
+    state, _ = GAME.apply(state, 0, {"type": "blank", "tile": 0}, Random(0))
+    me = state["seats"][0]
+    assert me["reserve"] == [] and me["effect"] is None
+    assert board.top(me)[(3, 3)] == (3, None), "four empty spaces on level 3"
+
+
+def test_filling_the_last_cell_and_losing_the_tie_draws_a_two_space_piece() -> None:
+    """"If you place a priest on the last free space on a card but do not win it … you receive a
+    random 2-space bonus decoration": a tie lost to the leftmost priest is not a win either."""
+    state = fresh(2)
+    full = card("white", [4, 3, 3, 2], [1, 0, 1, None])
+    state["open"]["white"] = full
+    priest_turn(state, 0, "red", 2)
+    state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "white", "cells": [3]}, Random(0))
+    assert [c["id"] for c in state["seats"][1]["won"]] == [full["id"]], "2-2, leftmost wins"
+    assert [p["size"] for p in state["seats"][0]["reserve"]] == [2]
+
+
 # -- bonus decorations -------------------------------------------------------------------------
 
 
