@@ -24,7 +24,7 @@ const EFFECTS = {
   king: (r) => `end of game: more ${r} influence than the opponent → +3 castles`,
   queen: (r) => `3rd, 4th and 5th ${r} influence → +1 castle each`,
   witch: (r) => `3rd and 5th ${r} influence → take a card from the discard pile`,
-  warrior: (r) => `4th ${r} influence → steal 1 castle or destroy an opposing character`,
+  warrior: (r) => `4th ${r} influence → steal 1 castle or destroy an opposing character or Titan`,
   titan: () => "Titan: +1 castle when recruited; 5 different Titans win at once",
   colonel: () => "+1 castle per new line of influence; end: more lines → +2",
   general: () => "an extra turn per new line of influence",
@@ -318,7 +318,7 @@ export default {
       case "replace": return `${actor}'s council is full: they are choosing one to discard.`;
       case "wild": return `${actor} is placing Imperial Order banners in their columns.`;
       case "order": return `${actor} is choosing the order of their council effects.`;
-      case "strike": return `${p.card?.name || "A Warrior"} of ${actor}: they will steal a castle or destroy one of ${spectator ? `${oppPossessive}` : "your"} characters.`;
+      case "strike": return `${p.card?.name || "A Warrior"} of ${actor}: they will steal a castle or destroy one of ${spectator ? `${oppPossessive}` : "your"} characters or Titans.`;
       case "witch": return `${actor}'s Witch is looking through the discard pile.`;
       case "witch_use": return `${actor} is deciding what to do with the card their Witch picked.`;
       default: return `${actor} is playing…`;
