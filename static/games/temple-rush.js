@@ -535,11 +535,12 @@ function remember(view, ctx, local) {
 function legend() {
   return h("details", { class: "legend tr-legend" },
     h("summary", {}, "How to play"),
-    h("p", {}, "Each round everyone rolls a die and places the block it shows (★ = any size) into one of their build zones, "
+    h("p", {}, "Each round the dice are rolled and everyone places the block their die shows (★ = any size) into one of their build zones, "
       + "all at the same time. Blocks must stay inside the temple's outline and sit on top of or under one of your blocks already in that zone (side by side does not join). "
       + "Pick a block size, turn it flat or on end, then press a + cell: that cell is the block's lowest, leftmost square."),
-    h("p", {}, "Fill a temple exactly to win its card (Green 3, Blue 4, Red 5, Brown 6 points). Your largest new block size goes to "
-      + "the bonus area (1–4 points). Each unused power token is worth 1 point at the end."),
+    h("p", {}, "Fill a temple exactly to win its card (Green 3, Blue 4, Red 5, Brown 6 points). You choose one of its blocks for "
+      + "your bonus area (1–4 points, one block of each size at most); the rest go back to your supply. "
+      + "Each unused power token is worth 1 point at the end."),
     h("p", {}, "Powers, once per game: Hammer & Chisel places another size than the die; Mortar lets blocks float loose in one zone; "
       + "the Bag borrows another player's top two blocks to finish your temple."),
     h("p", {}, "⚡ When the lightning card comes up, everyone races to build the card beneath it, block after block. "
