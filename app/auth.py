@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.errors import ApiError
 from app.models import Player, utcnow
@@ -24,13 +24,20 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def player_for_token(session: AsyncSession, token: str | None,
+_PLAYERS = Player.__table__
+
+
+async def player_for_token(reader: AsyncEngine, token: str | None,
                            ttl: timedelta | None) -> Player | None:
-    """The token's player; `ttl` (None: tokens never expire) refuses tokens not renewed since."""
+    """The token's player, read on its own autocommitted connection (`reader`), outside the
+    request's session if it has one; `ttl` (None: tokens never expire) refuses tokens not
+    renewed since. The Player is detached, as `player_from_pool`'s: callers read it."""
     if not token:
         return None
-    found = await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
-    return check_found(found, ttl)
+    async with reader.connect() as conn:
+        row = (await conn.execute(select(_PLAYERS).where(
+            _PLAYERS.c.token_hash == hash_token(token)))).first()
+    return check_found(None if row is None else Player(**row._mapping), ttl)
 
 
 _BY_TOKEN = ("SELECT id, name, token_hash, created_at, token_renewed_at FROM players "

@@ -52,7 +52,7 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
 @asynccontextmanager
 async def transaction(session: AsyncSession) -> AsyncIterator[None]:
     """Commit on success, roll back on error, whether or not a transaction already began
-    (the request's identity lookup autobegins one)."""
+    (any read through the session autobegins one)."""
     try:
         yield
         await session.commit()

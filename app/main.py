@@ -33,7 +33,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await hall.stop()
 
-    app = FastAPI(title="Ziggurat", lifespan=lifespan)
+    # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
+    # was configured since (issue 10).
+    app = FastAPI(title="Ziggurat", lifespan=lifespan,
+                  telemetry={"tracing": False, "metrics": False, "logs": False})
     install_handlers(app)
     app.include_router(lobby.router)
     app.include_router(play.router)

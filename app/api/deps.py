@@ -37,12 +37,13 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 
-async def maybe_player(session: SessionDep, hall: HallDep,
-                       authorization: AuthHeader = None) -> Player | None:
-    if hall.cache is not None:  # Postgres: one prepared statement, outside the session
-        return await player_from_pool(hall.cache.pool, bearer(authorization),
-                                      hall.settings.token_ttl)
-    return await player_for_token(session, bearer(authorization), hall.settings.token_ttl)
+async def maybe_player(hall: HallDep, authorization: AuthHeader = None) -> Player | None:
+    """The caller, read outside any session: routes only read it, and a request that needs no
+    session (a join or a start on Postgres) then opens none (issue 10)."""
+    token, ttl = bearer(authorization), hall.settings.token_ttl
+    if hall.cache is not None:  # Postgres: one prepared statement
+        return await player_from_pool(hall.cache.pool, token, ttl)
+    return await player_for_token(hall.reader, token, ttl)
 
 
 async def current_player(player: Annotated[Player | None, Depends(maybe_player)]) -> Player:

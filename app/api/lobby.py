@@ -129,8 +129,8 @@ SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 
 
 
 @router.post("/rooms", status_code=201)
-async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
-                      hall: HallDep, where: Address) -> dict[str, Any]:
+async def create_room(body: NewRoom, player: CurrentPlayer, hall: HallDep,
+                      where: Address) -> dict[str, Any]:
     hall.quotas.spend("rooms", where, player.id)
     if hall.cache is not None:  # Postgres: one statement, and the answer needs no reading
         room, seats = rooms.new_room(player, body.game, body.options, body.seats,
@@ -139,7 +139,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, session: SessionDep,
                                       room.host_id, room.private, room.seed, room.created_at,
                                       room.turn_clock, room.clock_increment, len(seats))
         return rooms.new_room_payload(room, seats, player)
-    async with transaction(session):
+    async with hall.sessions() as session, transaction(session):
         room = await rooms.create_room(session, player, body.game, body.options, body.seats,
                                        body.private, body.turn_clock, body.clock_increment)
         payload = await rooms.room_payload(session, room)
@@ -174,14 +174,14 @@ async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
     return await _answer(room.code, hall)
 
 
-async def _seat_change(code: str, session: SessionDep, hall: HallDep, action: Any,
-                       *args: Any) -> dict[str, Any]:
+async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dict[str, Any]:
     """`_change` for an action on the room and its seats alone (`rooms.*_seats`): on Postgres
-    one short transaction on the pool (`app.seatwrite`), with no ORM session."""
+    one short transaction on the pool (`app.seatwrite`), with no ORM session at all."""
     if hall.cache is None:
         async def on_session(session: Any, room: Any, *args: Any) -> None:
             action(room, await rooms.seats_of(session, room.code), *args)
-        return await _change(code, session, hall, on_session, *args)
+        async with hall.sessions() as session:
+            return await _change(code, session, hall, on_session, *args)
     code = rooms.normalize_code(code)
     async with hall.locks.get(code):
         await seatwrite.change(hall.cache.pool, code, hall.room_notice(code), action, *args)
@@ -199,10 +199,10 @@ async def _answer(code: str, hall: HallDep) -> dict[str, Any]:
 
 
 @router.post("/rooms/{code}/join")
-async def join_room(code: str, player: CurrentPlayer, session: SessionDep, hall: HallDep,
-                    where: Address, body: SeatChoice | None = None) -> dict[str, Any]:
+async def join_room(code: str, player: CurrentPlayer, hall: HallDep, where: Address,
+                    body: SeatChoice | None = None) -> dict[str, Any]:
     hall.quotas.spend("joins", where, player.id)
-    return await _seat_change(code, session, hall, rooms.join_seats, player,
+    return await _seat_change(code, hall, rooms.join_seats, player,
                               body.seat if body else None)
 
 
@@ -215,15 +215,15 @@ async def leave_room(code: str, player: CurrentPlayer, session: SessionDep,
 
 
 @router.post("/rooms/{code}/bots")
-async def add_bot(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
+async def add_bot(code: str, body: BotSeat, player: CurrentPlayer,
                   hall: HallDep) -> dict[str, Any]:
-    return await _seat_change(code, session, hall, rooms.bot_seats, player, body.seat)
+    return await _seat_change(code, hall, rooms.bot_seats, player, body.seat)
 
 
 @router.post("/rooms/{code}/remove")
-async def remove_from_seat(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
+async def remove_from_seat(code: str, body: BotSeat, player: CurrentPlayer,
                            hall: HallDep) -> dict[str, Any]:
-    return await _seat_change(code, session, hall, rooms.free_seats, player, body.seat)
+    return await _seat_change(code, hall, rooms.free_seats, player, body.seat)
 
 
 @router.post("/rooms/{code}/vote")
@@ -243,9 +243,8 @@ async def reclaim_seat(code: str, player: CurrentPlayer, session: SessionDep,
 
 
 @router.post("/rooms/{code}/start")
-async def start_room(code: str, player: CurrentPlayer, session: SessionDep,
-                     hall: HallDep) -> dict[str, Any]:
-    payload = await _seat_change(code, session, hall, rooms.start_seats, player)
+async def start_room(code: str, player: CurrentPlayer, hall: HallDep) -> dict[str, Any]:
+    payload = await _seat_change(code, hall, rooms.start_seats, player)
     hall.bots.wake(payload["code"])
     return payload
 

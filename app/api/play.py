@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import select
+from sqlalchemy import Select, select
 
 from app import chat, presence
 from app.api.deps import hall_of
@@ -111,22 +111,27 @@ FROM rooms r LEFT JOIN players p ON p.token_hash = $2
 WHERE r.code = $1"""
 
 
-async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
-    """The room, the token's player and their seat in one Core query: every socket opens here,
-    and three ORM reads were three round trips and an ORM session each time (issue 10)."""
-    raw, code = code, normalize_code(code)
+def _admit_query(code: str, token: str | None) -> Select[Any]:
+    """`_ADMIT` in Core, for SQLite: the room, with the token's player and their seat if any."""
     query = select(ROOMS.c.code).where(ROOMS.c.code == code)
-    if token:  # the room, with the token's player (if any) and their seat (if any)
+    if token:
         query = query.add_columns(PLAYERS.c.id, PLAYERS.c.created_at,
                                   PLAYERS.c.token_renewed_at, SEATS.c.seat).select_from(
             ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == hash_token(token)).outerjoin(
                 SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
+    return query
+
+
+async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
+    """The room, the token's player and their seat in one Core query: every socket opens here,
+    and three ORM reads were three round trips and an ORM session each time (issue 10)."""
+    raw, code = code, normalize_code(code)
     if hall.cache is not None:  # Postgres: the same query as one prepared statement
         row = await hall.cache.pool.fetchrow(_ADMIT, code, hash_token(token) if token else None)
         found = None if row is None else SimpleNamespace(**dict(row.items()))
     else:
         async with hall.reader.connect() as conn:
-            found = (await conn.execute(query)).first()
+            found = (await conn.execute(_admit_query(code, token))).first()
     if found is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
     player_id = seat = None
