@@ -154,11 +154,14 @@ def watchers_message(names: list[str | None]) -> dict[str, Any]:
             "names": sorted({name for name in names if name is not None})}
 
 
-_GREETING = (
-    "SELECT ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
-    "             WHERE room_code = $1 ORDER BY id DESC LIMIT $2) AS lines, "
-    "       ARRAY(SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
-    "             WHERE w.room_code = $1) AS watchers")
+# A seated socket's greeting, as columns: read alone (`seat_greeting`) or with the socket's
+# seat count (`app.seatcount.connect`). $1 is the room's code.
+GREETING_COLUMNS = (
+    "ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
+    f"      WHERE room_code = $1 ORDER BY id DESC LIMIT {HISTORY}) AS lines, "
+    "ARRAY(SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
+    "      WHERE w.room_code = $1) AS watchers")
+_GREETING = "SELECT " + GREETING_COLUMNS
 
 
 async def seat_greeting(hall: Any, code: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -168,7 +171,11 @@ async def seat_greeting(hall: Any, code: str) -> tuple[dict[str, Any], dict[str,
     if hall.cache is None:
         return ({"type": "chat_history", "messages": await history(hall, code)},
                 watchers_message(await _watcher_names(hall, code)))
-    row = await hall.cache.pool.fetchrow(_GREETING, code, HISTORY)
+    return greeting_messages(await hall.cache.pool.fetchrow(_GREETING, code))
+
+
+def greeting_messages(row: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The two messages from a row with `GREETING_COLUMNS`."""
     lines = [line_json(SimpleNamespace(id=i, at=at, player_id=p, name=n, seat=s, text=t))
              for i, at, p, n, s, t in reversed(row["lines"])]
     return {"type": "chat_history", "messages": lines}, watchers_message(list(row["watchers"]))

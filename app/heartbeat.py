@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections import Counter
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,17 +30,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-async def seat_connected(hall: Hall, code: str, seat: int, player_id: str | None) -> int | None:
-    """Count one more socket for the seat; returns its ledger row (None: not the seat's player)."""
+Greeting = tuple[dict[str, Any], dict[str, Any]]
+
+
+async def seat_connected(hall: Hall, code: str, seat: int,
+                         player_id: str | None) -> tuple[int | None, Greeting | None]:
+    """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
+    and, on Postgres, the socket's chat greeting read with the count (`seatcount.connect`)."""
     if hall.cache is not None:  # Postgres: one statement, NOTIFY only if others listen
-        row, votes = await seatcount.connect(hall.cache.pool, code, seat, player_id,
-                                             hall.origin, hall.cache.registered[code])
-        if row is not None:
+        counted = await seatcount.connect(hall.cache.pool, code, seat, player_id,
+                                          hall.origin, hall.cache.registered[code])
+        if counted.ledger is not None:
             hall.register(code, 1)
         await hall.after_room_change(code, forget=False)
-        if row is not None and votes:
+        if counted.ledger is not None and counted.votes:
             await settle_votes(hall, code, votes_known=True)
-        return row
+        return counted.ledger, counted.greeting
     async with hall.sessions() as session, session.begin():
         counted = await session.execute(update(Seat).where(
             Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
@@ -56,7 +61,7 @@ async def seat_connected(hall: Hall, code: str, seat: int, player_id: str | None
     await hall.after_room_change(code)
     if row is not None:
         await settle_votes(hall, code)
-    return row
+    return row, None
 
 
 async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | None,

@@ -24,7 +24,8 @@ async def _count(hall: Hall, client: Client, seat: int | None, delta: int) -> No
     if seat is None:
         await chat.watch(hall, client, delta)
     elif delta > 0:
-        client.ledger = await seat_connected(hall, client.room, seat, client.player_id)
+        client.ledger, client.greeting = await seat_connected(hall, client.room, seat,
+                                                             client.player_id)
     else:
         ledger, client.ledger = client.ledger, None
         await seat_disconnected(hall, client.room, seat, client.player_id, ledger)

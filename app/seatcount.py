@@ -9,8 +9,11 @@ the second sees the first's socket, and tells it (or is told) of its own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from app.chat import GREETING_COLUMNS, greeting_messages
 from app.connections import Connections
 from app.hub import CHANNEL
 
@@ -40,7 +43,8 @@ SELECT (SELECT id FROM l) AS ledger,
        EXISTS (SELECT 1 FROM seat_votes WHERE room_code = $1) AS votes,
        (SELECT pg_notify('""" + CHANNEL + """', $6)
         WHERE (SELECT connections FROM u) + (SELECT coalesce(sum(connections), 0) FROM counted)
-              + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5 + 1)::text"""
+              + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5 + 1)::text,
+       """ + GREETING_COLUMNS
 
 # $1 room, $2 seat, $3 player, $4 ledger row, $5 sockets this process still registers in the
 # room, $6 notification payload, $7 now (the absence grace period starts).
@@ -59,18 +63,28 @@ SELECT EXISTS (SELECT 1 FROM g) AS gone,
               + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5)::text"""
 
 
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """What counting a seat's socket found."""
+
+    ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
+    votes: bool  # whether the room has votes on record
+    greeting: tuple[dict[str, Any], dict[str, Any]]  # chat history and watchers, for the socket
+
+
 async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,
-                  registered: int) -> tuple[int | None, bool]:
-    """Count one more socket for the seat: its ledger row (None: not the seat's player), and
-    whether the room has votes on record.
+                  registered: int) -> Connected:
+    """Count one more socket for the seat; the same statement reads the socket's chat greeting
+    (`app.chat.seat_greeting`), one round trip less for every player's socket (issue 10).
 
     Votes read in the same statement may miss one committed while it waited for the room lock;
     that is safe here: a socket opening can complete a majority only through its own player's
     vote, which was on record before. (A socket closing shrinks the majority needed, so
-    `disconnect` callers read the votes afresh.)"""
+    `disconnect` callers read the votes afresh.) Chat lines said meanwhile reach the socket as
+    any line does: it is registered in the room before it is counted."""
     row = await pool.fetchrow(_CONNECT, code, seat, player_id, origin, registered,
                               f"room:{code}:{origin}")
-    return row["ledger"], row["votes"]
+    return Connected(row["ledger"], row["votes"], greeting_messages(row))
 
 
 async def disconnect(pool: Connections, code: str, seat: int, player_id: str | None,

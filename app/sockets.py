@@ -44,6 +44,8 @@ class Client:
     counted_seat: int | None = None
     recount: asyncio.Task[None] | None = None
     ledger: int | None = None  # its row of seat_sockets while it counts on a seat (app.heartbeat)
+    # Its chat history and watchers messages, when read with its seat count (Postgres).
+    greeting: tuple[dict[str, Any], dict[str, Any]] | None = None
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")
 
     def wants(self, snap: Snapshot) -> bool:

@@ -180,8 +180,9 @@ async def _greet(hall: Hall, client: Client) -> None:
     if client.seat is None:
         client.send({"type": "chat_history", "messages": await chat.history(hall, client.room)})
         await presence.follow(hall, client)  # counts it, and tells the room who is watching
-    else:
-        for message in await chat.seat_greeting(hall, client.room):
+    else:  # read with the seat's count, unless that count was taken earlier (or on SQLite)
+        greeting, client.greeting = client.greeting, None
+        for message in greeting or await chat.seat_greeting(hall, client.room):
             client.send(message)
 
 

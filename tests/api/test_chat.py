@@ -31,6 +31,9 @@ async def test_players_and_spectators_chat_and_history_arrives_on_connect(api: A
     late = await api.connect(code, people[1]["token"])
     await late.until(lambda c: [m["text"] for m in c.chat][-2:] == ["<b>hi</b> & good luck",
                                                                     "go B!"])
+    # a seated socket's greeting also says who watches (on Postgres, read with its seat count)
+    await late.until(lambda c: c.watchers is not None and c.watchers["count"] == 2)
+    assert late.watchers["names"] == ["Fan"]
     history = await api.call("GET", f"/api/rooms/{code}/chat")
     assert [m["text"] for m in history] == ["<b>hi</b> & good luck", "go B!"]
     for conn in (ca, cb, cf, anon, late):
