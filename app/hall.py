@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 
@@ -27,6 +27,15 @@ from app.snapshot import Snapshot
 from app.sockets import Client, RoomSockets
 
 log = logging.getLogger(__name__)
+
+
+class RoomRead(NamedTuple):
+    """A `room` message and the state (None: not read), numbered when the read was issued
+    (`RoomSockets.ticket`), so that pushes follow the order of reads, not of answers."""
+
+    ticket: int
+    message: dict[str, Any]
+    snap: Snapshot | None
 
 
 class Hall:
@@ -154,9 +163,10 @@ class Hall:
                        else chat.tell_watchers(self, code))
                 return
             if kind in ("room", "reset"):
+                ticket = self.sockets.ticket()
                 message = await self.room_message(code)
                 if message is not None:
-                    self.sockets.push_room(code, message)
+                    self.sockets.push_room(code, message, ticket)
             snap = await self.load_snapshot(code)
             if snap is not None:
                 self.push(snap, force=kind == "reset")
@@ -174,29 +184,33 @@ class Hall:
         """The hub payload saying this process changed the room's seats or status."""
         return f"{'reset' if reset else 'room'}:{code}:{self.origin}"
 
+    async def read_room(self, code: str, state: bool = True) -> RoomRead | None:
+        """The `room` message and (`state`) the state as committed now, numbered for
+        `push_room`; None: no such room."""
+        ticket = self.sockets.ticket()
+        if state:
+            read = await self.room_and_snapshot(code)
+            return None if read is None else RoomRead(ticket, *read)
+        message = await self.room_message(code)
+        return None if message is None else RoomRead(ticket, message, None)
+
     async def after_room_change(self, code: str, force_state: bool = False,
                                 state: bool = True, forget: bool = True,
-                                read: tuple[dict[str, Any], Snapshot | None] | None = None,
-                                ) -> None:
+                                read: RoomRead | None = None) -> None:
         """After commit, in this process: push the room and its state (`state`: unless the
         change cannot have touched it) to local sockets. `forget`: the change may touch what a
-        held room keeps (not so a seat's socket count). `read`: the room message and the state
-        (or None), if the caller already read them after the commit."""
+        held room keeps (not so a seat's socket count). `read`: the caller's own `read_room`
+        after the commit."""
         if forget and self.cache is not None:
             self.cache.forget(code)
         if not self.sockets.has_room(code):
             return  # nobody here to tell (a join before any socket, the last socket closing)
-        if read is None and state:
-            read = await self.room_and_snapshot(code)
-        elif read is None:
-            message = await self.room_message(code)
-            read = None if message is None else (message, None)
+        read = read or await self.read_room(code, state)
         if read is None:
             return
-        message, snap = read
-        self.sockets.push_room(code, message)
-        if snap is not None:
-            self.push(snap, force=force_state)
+        self.sockets.push_room(code, read.message, read.ticket)
+        if read.snap is not None:
+            self.push(read.snap, force=force_state)
 
     async def mark_errored(self, code: str, exc: BaseException) -> None:
         """A rule module raised: keep the traceback for the admin, pause only this room."""

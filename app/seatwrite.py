@@ -10,7 +10,7 @@ the NOTIFY that tells the other processes, in one statement before the commit.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -67,16 +67,23 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
             raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
         room = RoomRow(*(row[name] for name in RoomRow.__slots__))
         seats = [SeatRow(*seat) for seat in row["seats"]]
-        room_before, seats_before = asdict(room), [asdict(seat) for seat in seats]
+        room_before, seats_before = _fields(room), [_fields(seat) for seat in seats]
         action(room, seats, *args)
         writes = []
-        if room_changes := _changed(room_before, asdict(room)):
+        if room_changes := _changed(room_before, _fields(room)):
             room_changes["updated_at"] = utcnow()
             writes.append(("rooms", room_changes, {"code": code}))
         for seat, before in zip(seats, seats_before, strict=True):
-            if seat_changes := _changed(before, asdict(seat)):
+            if seat_changes := _changed(before, _fields(seat)):
                 writes.append(("seats", seat_changes, {"room_code": code, "seat": seat.seat}))
         await conn.execute(*_write_and_notify(writes, notice))
+
+
+def _fields(row: RoomRow | SeatRow) -> dict[str, Any]:
+    """The row's fields as they are now, not copied: the seat actions (`rooms.*_seats`) assign
+    new values, never change one in place (a new game state, new clock banks). `asdict` would
+    deep-copy the game state a start makes, for nothing."""
+    return {name: getattr(row, name) for name in row.__slots__}
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -37,7 +38,8 @@ class Client:
     identity: str = ""  # whom the per-identity socket cap counts: a player, or an address
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     sent: tuple[int, str] | None = None  # (version, status) of the last state sent
-    room_sent: bool = False
+    # The number of the newest room read sent to it (RoomSockets.ticket; 0: none yet).
+    room_seen: int = 0
     closed: bool = False
     # What app.presence has counted for this socket: a seat, or (None) a watcher.
     counted: bool = False
@@ -107,6 +109,7 @@ class RoomSockets:
         self._rooms: dict[str, set[Client]] = defaultdict(set)
         self._on_seat_change = on_seat_change
         self._identities: Counter[str] = Counter()
+        self._tickets = itertools.count(1)  # one sequence for every room: numbers never repeat
 
     def add(self, client: Client) -> None:
         self._rooms[client.room].add(client)
@@ -152,18 +155,28 @@ class RoomSockets:
             client.sent = (snap.version, snap.status)
             client.send(by_seat[client.seat])
 
-    def push_room(self, code: str, message: dict[str, Any], only: Client | None = None) -> None:
-        """Send a `room` message; a greeting (`only`) yields to any push that beat it.
+    def ticket(self) -> int:
+        """Number a room read about to be issued. A read issued later sees at least what an
+        earlier one saw, but reads run on several connections and may come back in any order:
+        `push_room` compares these numbers, so a slower, older read never overwrites a newer
+        `room` message (which could show a connected player as gone until the next change)."""
+        return next(self._tickets)
+
+    def push_room(self, code: str, message: dict[str, Any], ticket: int,
+                  only: Client | None = None) -> None:
+        """Send a `room` message read under `ticket` to each local connection of the room (or
+        `only` one, a greeting) that has not been sent a newer read.
 
         Every seat change reaches every process as a `room` message, so this is where each
         connection's seat is re-bound to the seats table: a player who left, or whose seat the
         admin handed to a bot, gets the spectator view from the next state on.
         """
-        if only is not None and only.room_sent:
-            return
-        text = orjson.dumps(message).decode()
-        for client in [only] if only is not None else self._rooms.get(code, ()):
+        text = None
+        for client in [only] if only is not None else self.clients(code):
+            if ticket <= client.room_seen:
+                continue
+            client.room_seen = ticket
             if client.rebind(message["room"]["seats"]) and self._on_seat_change is not None:
                 self._on_seat_change(client)
-            client.room_sent = True
+            text = text or orjson.dumps(message).decode()
             client.send(text)

@@ -191,11 +191,11 @@ async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dic
 async def _answer(code: str, hall: HallDep) -> dict[str, Any]:
     """Read once after the commit: the answer, and the room and state this process's sockets
     are sent (the read also replaces the room held, so nothing need be forgotten)."""
-    read = await hall.room_and_snapshot(code)
+    read = await hall.read_room(code)
     if read is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
     await hall.after_room_change(code, forget=False, read=read)
-    return read[0]["room"]
+    return read.message["room"]
 
 
 @router.post("/rooms/{code}/join")

@@ -166,15 +166,14 @@ async def _greet(hall: Hall, client: Client) -> None:
     included; only what it has not been sent yet is read here."""
     if client.seat is not None:
         await presence.follow(hall, client)
-    room = snap = None
-    if not client.room_sent and client.sent is None:
-        room, snap = await hall.room_and_snapshot(client.room) or (None, None)
-    elif not client.room_sent:
-        room = await hall.room_message(client.room)
+    read, snap = None, None
+    if not client.room_seen:
+        read = await hall.read_room(client.room, state=client.sent is None)
     elif client.sent is None:
         snap = await hall.load_snapshot(client.room)
-    if room is not None:
-        hall.sockets.push_room(client.room, room, only=client)
+    if read is not None:
+        hall.sockets.push_room(client.room, read.message, read.ticket, only=client)
+        snap = read.snap
     if snap is not None:
         hall.push(snap, only=client)
     if client.seat is None:
