@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     rate_per_second: float = 20.0
     rate_burst: int = 40
     max_body_bytes: int = 65_536
+    # HTTP requests under way at once in one process (0: no limit); moves never wait for it.
+    rest_concurrency: int = 16
     # Abuse limits, per minute (0: off). Generous: a load test from one address stays under.
     players_per_minute_per_address: int = 12_000
     rooms_per_minute_per_player: int = 60

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from app.api import admin, chat, lobby, play, replay
 from app.config import Settings, get_settings
 from app.errors import install_handlers
+from app.gate import RestGate
 from app.hall import Hall
 from app.migrate import upgrade_to_head_async
 from app.quotas import GuessThrottle
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(chat.router)
     _serve_client(app, settings)
     app.add_middleware(GuessThrottle)
+    app.add_middleware(RestGate, limit=settings.rest_concurrency)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
     return app
 

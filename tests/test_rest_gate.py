@@ -1,0 +1,57 @@
+"""`RestGate`: at most `limit` HTTP requests under way; websockets (and so moves) never wait."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.gate import RestGate
+
+
+class _App:
+    """An ASGI app whose requests stay under way until released."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.most = 0
+        self.release = asyncio.Event()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.running += 1
+        self.most = max(self.most, self.running)
+        try:
+            await self.release.wait()
+        finally:
+            self.running -= 1
+
+
+async def test_requests_past_the_limit_wait_for_a_slot_and_all_are_answered() -> None:
+    app = _App()
+    gate = RestGate(app, limit=2)
+    requests = [asyncio.create_task(gate({"type": "http"}, None, None)) for _ in range(5)]
+    await asyncio.sleep(0.01)
+    assert app.running == 2
+    app.release.set()
+    await asyncio.wait_for(asyncio.gather(*requests), 5)
+    assert app.most == 2 and app.running == 0
+
+
+async def test_websockets_pass_even_when_every_slot_is_taken() -> None:
+    app = _App()
+    gate = RestGate(app, limit=1)
+    held = asyncio.create_task(gate({"type": "http"}, None, None))
+    sockets = [asyncio.create_task(gate({"type": "websocket"}, None, None)) for _ in range(3)]
+    await asyncio.sleep(0.01)
+    assert app.running == 4
+    app.release.set()
+    await asyncio.wait_for(asyncio.gather(held, *sockets), 5)
+
+
+async def test_no_limit_when_set_to_zero() -> None:
+    app = _App()
+    gate = RestGate(app, limit=0)
+    requests = [asyncio.create_task(gate({"type": "http"}, None, None)) for _ in range(20)]
+    await asyncio.sleep(0.01)
+    assert app.running == 20
+    app.release.set()
+    await asyncio.wait_for(asyncio.gather(*requests), 5)
