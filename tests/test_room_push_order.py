@@ -26,10 +26,15 @@ def _sent(client: Client) -> list[dict[str, Any]]:
     return out
 
 
-def test_an_older_read_that_comes_back_last_is_not_pushed() -> None:
-    sockets = RoomSockets()
+def _joined(sockets: RoomSockets) -> Client:
     client = Client(None, "ROOM", None, None)  # type: ignore[arg-type]
     sockets.add(client)
+    return client
+
+
+def test_an_older_read_that_comes_back_last_is_not_pushed() -> None:
+    sockets = RoomSockets()
+    client = _joined(sockets)
     older, newer = sockets.ticket(), sockets.ticket()
     sockets.push_room("ROOM", _room([True, True]), newer)
     sockets.push_room("ROOM", _room([True, False]), older)
@@ -38,8 +43,7 @@ def test_an_older_read_that_comes_back_last_is_not_pushed() -> None:
 
 def test_a_greeting_read_before_a_push_yields_to_it_and_one_read_after_is_sent() -> None:
     sockets = RoomSockets()
-    client = Client(None, "ROOM", None, None)  # type: ignore[arg-type]
-    sockets.add(client)
+    client = _joined(sockets)
     greeting = sockets.ticket()
     sockets.push_room("ROOM", _room([True, True]), sockets.ticket())
     sockets.push_room("ROOM", _room([False, False]), greeting, only=client)
@@ -51,12 +55,10 @@ def test_a_greeting_read_before_a_push_yields_to_it_and_one_read_after_is_sent()
 
 def test_a_socket_that_joined_after_a_push_gets_the_older_read_still_in_flight() -> None:
     sockets = RoomSockets()
-    first = Client(None, "ROOM", None, None)  # type: ignore[arg-type]
-    sockets.add(first)
+    first = _joined(sockets)
     in_flight = sockets.ticket()
     sockets.push_room("ROOM", _room([True, False]), sockets.ticket())
-    second = Client(None, "ROOM", None, None)  # type: ignore[arg-type]
-    sockets.add(second)
+    second = _joined(sockets)
     sockets.push_room("ROOM", _room([False, False]), in_flight)
     assert _sent(first) == [_room([True, False])]
     assert _sent(second) == [_room([False, False])], "news to it: its greeting comes next"
