@@ -163,10 +163,9 @@ class Hall:
                        else chat.tell_watchers(self, code))
                 return
             if kind in ("room", "reset"):
-                ticket = self.sockets.ticket()
-                message = await self.room_message(code)
-                if message is not None:
-                    self.sockets.push_room(code, message, ticket)
+                read = await self.read_room(code, state=False)
+                if read is not None:
+                    self.sockets.push_room(code, read.message, read.ticket)
             snap = await self.load_snapshot(code)
             if snap is not None:
                 self.push(snap, force=kind == "reset")
