@@ -154,7 +154,10 @@ def watchers_message(names: list[str | None]) -> dict[str, Any]:
             "names": sorted({name for name in names if name is not None})}
 
 
-# A seated socket's greeting, as columns: read alone (`seat_greeting`) or with the socket's
+# A seated socket's greeting: its `chat_history` and `watchers` messages.
+Greeting = tuple[dict[str, Any], dict[str, Any]]
+
+# The greeting as columns: read alone (`seat_greeting`) or with the socket's
 # seat count (`app.seatcount.connect`). $1 is the room's code.
 GREETING_COLUMNS = (
     "ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
@@ -164,7 +167,7 @@ GREETING_COLUMNS = (
 _GREETING = "SELECT " + GREETING_COLUMNS
 
 
-async def seat_greeting(hall: Any, code: str) -> tuple[dict[str, Any], dict[str, Any]]:
+async def seat_greeting(hall: Any, code: str) -> Greeting:
     """A seated socket's `chat_history` and `watchers` messages (a spectator's greeting counts
     itself first, see `watch`): one statement on Postgres, since every player's socket reads
     both when it opens (issue 10)."""
@@ -174,7 +177,7 @@ async def seat_greeting(hall: Any, code: str) -> tuple[dict[str, Any], dict[str,
     return greeting_messages(await hall.cache.pool.fetchrow(_GREETING, code))
 
 
-def greeting_messages(row: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def greeting_messages(row: Any) -> Greeting:
     """The two messages from a row with `GREETING_COLUMNS`."""
     lines = [line_json(SimpleNamespace(id=i, at=at, player_id=p, name=n, seat=s, text=t))
              for i, at, p, n, s, t in reversed(row["lines"])]

@@ -162,13 +162,12 @@ class Hall:
                 await (chat.relay(self, code, line_id) if kind == "chat"
                        else chat.tell_watchers(self, code))
                 return
-            if kind in ("room", "reset"):
-                read = await self.read_room(code, state=False)
-                if read is not None:
-                    self.sockets.push_room(code, read.message, read.ticket)
+            if kind in ("room", "reset"):  # the room and the state, one read on Postgres
+                await self.after_room_change(code, force_state=kind == "reset", forget=False)
+                return
             snap = await self.load_snapshot(code)
             if snap is not None:
-                self.push(snap, force=kind == "reset")
+                self.push(snap)
         except Exception:
             log.exception("could not relay %s", payload)
 

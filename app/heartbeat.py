@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections import Counter
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,11 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-Greeting = tuple[dict[str, Any], dict[str, Any]]
-
-
 async def seat_connected(hall: Hall, code: str, seat: int,
-                         player_id: str | None) -> tuple[int | None, Greeting | None]:
+                         player_id: str | None) -> tuple[int | None, chat.Greeting | None]:
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
     and, on Postgres, the socket's chat greeting read with the count (`seatcount.connect`)."""
     if hall.cache is not None:  # Postgres: one statement, NOTIFY only if others listen

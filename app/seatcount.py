@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from app.chat import GREETING_COLUMNS, greeting_messages
+from app.chat import GREETING_COLUMNS, Greeting, greeting_messages
 from app.connections import Connections
 from app.hub import CHANNEL
 
@@ -69,7 +68,7 @@ class Connected:
 
     ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
     votes: bool  # whether the room has votes on record
-    greeting: tuple[dict[str, Any], dict[str, Any]]  # chat history and watchers, for the socket
+    greeting: Greeting  # chat history and watchers, for the socket
 
 
 async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,

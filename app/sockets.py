@@ -13,12 +13,15 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from starlette.websockets import WebSocket
 
 from app.snapshot import Snapshot, state_message
+
+if TYPE_CHECKING:
+    from app.chat import Greeting  # app.chat imports this module
 
 log = logging.getLogger(__name__)
 OUTBOX_LIMIT = 256
@@ -47,7 +50,7 @@ class Client:
     recount: asyncio.Task[None] | None = None
     ledger: int | None = None  # its row of seat_sockets while it counts on a seat (app.heartbeat)
     # Its chat history and watchers messages, when read with its seat count (Postgres).
-    greeting: tuple[dict[str, Any], dict[str, Any]] | None = None
+    greeting: Greeting | None = None
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")
 
     def wants(self, snap: Snapshot) -> bool:
