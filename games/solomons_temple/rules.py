@@ -593,10 +593,9 @@ def _apply_evil(state: State, seat: int, move: Move, rng: Random) -> list[Event]
         state["discard"][1 - seat].append("Priest")
         return []  # Evil Priest stays on the opponent's board until a new Priest comes
     if card == "Broken Altar":
+        # Only the Altar goes: a Bad Offering on it stays until the next offering on a new Altar
+        # ("The only way to remove it is by making a sacrifice").
         opp["altar"] = False
-        if opp["bad_offering"]:
-            opp["bad_offering"] = False
-            state["discard"][seat].append("Bad Offering")
         state["discard"][1 - seat].append("Altar")
     elif card == "Unclean":
         opp["unclean"] = True

@@ -123,6 +123,7 @@ function inPlay(p) {
   if (p.priest) out.push("Priest");
   if (p.evil_priest) out.push("Evil Priest!");
   if (p.altar) out.push("Altar" + (p.bad_offering ? " (Bad Offering on it)" : ""));
+  else if (p.bad_offering) out.push("Bad Offering (spoils the next offering on a new Altar)");
   if (p.prophet) out.push(`Prophet ${p.prophet}`);
   if (p.david) out.push("King David");
   if (p.solomon) out.push("King Solomon");

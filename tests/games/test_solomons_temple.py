@@ -172,6 +172,26 @@ def test_bad_offering_spoils_the_next_offering() -> None:
     assert not state["grain"] and not state["play"][0]["bad_offering"]
 
 
+def test_a_broken_altar_leaves_the_bad_offering_for_the_next_offering() -> None:
+    """Book, Bad Offering: "If your opponent never makes another offering, Bad offerings will
+    remain on the Altar. The only way to remove it is by making a sacrifice"; Broken Altar:
+    "discard your opponent's Altar and discard Broken Altar" (the Altar only)."""
+    state = table(["Bad Offering", "Broken Altar"], ["Altar", "Guilt Offering"])
+    state["play"][1].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "evil", "card": "Bad Offering"})
+    state = act(state, 0, {"type": "evil", "card": "Broken Altar"})
+    assert not state["play"][1]["altar"] and state["play"][1]["bad_offering"]
+    assert "Bad Offering" not in state["discard"][0]
+    assert total_cards(state, 0) == Counter(COUNTS), "the Bad Offering is still in play"
+    state.update(turn=1, actor=1, step="main")
+    state = act(state, 1, {"type": "play", "card": "Altar"})
+    state = act(state, 0, {"type": "pass"})  # the instant window the new Altar opened
+    state = act(state, 1, {"type": "offer", "card": "Guilt Offering"})
+    assert not state["play"][1]["bad_offering"] and state["discard"][0] == ["Broken Altar",
+                                                                           "Bad Offering"]
+    assert state["step"] == "main" and state["hand"][1] == [], "the Guilt Offering was spoiled"
+
+
 def test_levite_searches_own_pile_for_a_structure() -> None:
     state = table(["Levite"])
     moves = [m for m in GAME.legal_moves(state, 0) if m["type"] == "levite"]
