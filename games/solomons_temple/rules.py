@@ -437,12 +437,23 @@ def _lay_downs(state: State, seat: int) -> list[Move]:
     """What the player on turn may play at any other point of its turn where it is asked to move
     (Phases II to IV, and inside Phase III's Sin and atonement): the LAID_DOWN cards, and the
     Kings' builds ("no limits to the number of Guarded Gates you may play during your turn after
-    you have King David in play"), unless Pray and Fast forbids good cards."""
+    you have King David in play"), unless Pray and Fast forbids good cards; and the evil instants
+    ("may be played at any time"), which are no good cards."""
+    evil = _evil_instants(state, seat)
     if fasting(state, seat):
-        return []
+        return evil
     hand = distinct(state["hand"][seat])
     laid = [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
-    return laid + _kings_builds(state, seat) + _fast_takes(state, seat)
+    return laid + _kings_builds(state, seat) + _fast_takes(state, seat) + evil
+
+
+def _evil_instants(state: State, seat: int) -> list[Move]:
+    """The evil instants `seat` holds that have something to hit on the other side now."""
+    return [
+        {"type": "evil", "card": c}
+        for c in distinct(state["hand"][seat])
+        if c in EVIL_INSTANTS and _evil_target(state, 1 - seat, c)
+    ]
 
 
 def _evil_target(state: State, target: int, card: str) -> bool:
@@ -663,12 +674,7 @@ def _instants(state: State, seat: int) -> list[Move]:
     """The instants the seat not on turn may play in any of its windows: evil instants with a
     target on the player on turn, Guarded Gates under King David, Structures under King Solomon
     (those two are good cards: not while fasting)."""
-    moves: list[Move] = [
-        {"type": "evil", "card": c}
-        for c in distinct(state["hand"][seat])
-        if c in EVIL_INSTANTS and _evil_target(state, 1 - seat, c)
-    ]
-    return moves + _kings_builds(state, seat)
+    return _evil_instants(state, seat) + _kings_builds(state, seat)
 
 
 def _kings_builds(state: State, seat: int) -> list[Move]:

@@ -260,6 +260,19 @@ def test_evil_priest_broken_altar_unclean() -> None:
     assert state["play"][1]["evil_priest"] and not state["play"][1]["priest"]
 
 
+@pytest.mark.parametrize("step", ["military", "build", "place", "discard"])
+def test_evil_instants_may_be_played_at_any_point_of_ones_own_turn(step: str) -> None:
+    """Book: Bad Offerings "may be played at any time", Blemished Animal "any time", Broken Altar
+    "at any time", Evil Priest "at any time", Unclean "at any time"; "Instant cards may be played
+    at any time, whether or not it is the player's turn". Pray and Fast forbids good cards only."""
+    state = table(["Broken Altar", "Unclean", "Porch"], step=step)
+    state["play"][1].update(priest=True, altar=True)
+    state["play"][0].update(fast=1)
+    assert {"type": "evil", "card": "Broken Altar"} in GAME.legal_moves(state, 0)
+    state = act(state, 0, {"type": "evil", "card": "Unclean"})
+    assert state["play"][1]["unclean"] and state["step"] == step and state["actor"] == 0
+
+
 def test_instant_window_at_the_turn_start_of_a_player_who_can_offer() -> None:
     state = table(step="discard")
     state["hand"][1] = ["Unclean"]
