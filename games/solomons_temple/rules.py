@@ -145,6 +145,7 @@ class SolomonsTemple:
             "discarded": 0,
             "peace": False,
             "offering": None,
+            "back": None,
             "resume": None,
             "die": None,
             "listened": False,
@@ -387,14 +388,34 @@ def _legal_main(state: State, seat: int) -> list[Move]:
             card == "Filling of the Holy of Holies" and _temple_complete(state, seat)
         ):
             moves.append({"type": "play", "card": card})
-        elif card in ("Grain Offering", "Guilt Offering", "Peace Offering") and _can_offer(
-            state, seat
-        ):
-            if card != "Grain Offering" or not state["grain"]:
-                moves.append({"type": "offer", "card": card})
         elif card in EVIL_INSTANTS and _evil_target(state, 1 - seat, card):
             moves.append({"type": "evil", "card": card})
-    return moves + _kings_builds(state, seat) + _fast_takes(state, seat)
+    return moves + _offers(state, seat) + _kings_builds(state, seat) + _fast_takes(state, seat)
+
+
+OFFERINGS = ("Grain Offering", "Peace Offering", "Guilt Offering")
+"""The book's "Instant Offerings (Peace, Guilt, and Grain)"; "Instant cards may be played at any
+time, whether or not it is the player's turn"."""
+
+
+def _offers(state: State, seat: int) -> list[Move]:
+    """The Instant Offerings `seat` may make now, on its own Priest and Altar (good cards: not
+    while fasting). Peace and Guilt wherever `seat` is asked to move (its own turn, and the
+    windows of the opponent's turn that offer instants). Grain only in its maker's own turn,
+    before the build is announced, one a turn: its effect is that turn's build ("no Sin card may
+    be played that turn. You may automatically play any one (1) Structure ...")."""
+    if fasting(state, seat) or not _can_offer(state, seat):
+        return []
+    grain_ok = (
+        seat == state["turn"]
+        and not state["grain"]
+        and state["step"] in ("main", "military", "build")
+    )
+    return [
+        {"type": "offer", "card": c}
+        for c in distinct(state["hand"][seat])
+        if c in OFFERINGS and (c != "Grain Offering" or grain_ok)
+    ]
 
 
 def _fast_takes(state: State, seat: int) -> list[Move]:
@@ -435,16 +456,17 @@ def _lay_down(state: State, seat: int, card: str) -> list[Move]:
 
 def _lay_downs(state: State, seat: int) -> list[Move]:
     """What the player on turn may play at any other point of its turn where it is asked to move
-    (Phases II to IV, and inside Phase III's Sin and atonement): the LAID_DOWN cards, and the
-    Kings' builds ("no limits to the number of Guarded Gates you may play during your turn after
-    you have King David in play"), unless Pray and Fast forbids good cards; and the evil instants
-    ("may be played at any time"), which are no good cards."""
+    (Phases II to IV, and inside Phase III's Sin and atonement): the LAID_DOWN cards, the Instant
+    Offerings, the Kings' builds ("no limits to the number of Guarded Gates you may play during
+    your turn after you have King David in play"), unless Pray and Fast forbids good cards; and
+    the evil instants ("may be played at any time"), which are no good cards."""
     evil = _evil_instants(state, seat)
     if fasting(state, seat):
         return evil
     hand = distinct(state["hand"][seat])
     laid = [m for card in hand if card in LAID_DOWN for m in _lay_down(state, seat, card)]
-    return laid + _kings_builds(state, seat) + _fast_takes(state, seat) + evil
+    offers = _offers(state, seat)
+    return laid + offers + _kings_builds(state, seat) + _fast_takes(state, seat) + evil
 
 
 def _evil_instants(state: State, seat: int) -> list[Move]:
@@ -503,10 +525,10 @@ def _apply_play(state: State, seat: int, move: Move, rng: Random) -> list[Event]
 
 
 def _offering_ahead(state: State) -> bool:
-    """Whether an offering may still come this turn, so an evil instant could change something:
-    Phase I's offerings, or a Burnt Offering answering a Sin (not after a Grain Offering, which
-    keeps every Sin and evil instant away; not once the build is placed)."""
-    return not state["grain"] and state["step"] in ("main", "military", "build", "answer")
+    """Whether an evil instant could still change something this turn: an offering may follow at
+    any point of the turn (the Instant Offerings at any time, a Burnt Offering answering a Sin),
+    except after a Grain Offering, which keeps every Sin and evil instant away."""
+    return not state["grain"]
 
 
 def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -518,10 +540,10 @@ def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event
         # "At the end of your turn, Grain Offering is discarded": it lies on the Altar till then.
         state["discard"][seat].pop()
         state["grain"] = True
-    elif state["grain"]:
+    elif state["grain"] and seat == state["turn"]:
         # Blemished Animal is an instant evil card: "If an Instant evil card is played after the
         # Grain Offering has been played, the Instant evil card has no effect", so no window.
-        state["offering"] = card
+        state["offering"], state["back"] = card, [state["step"], seat]
         return _offering_stands(state, rng)
     else:
         _open_blemish(state, seat, card)
@@ -530,14 +552,15 @@ def _apply_offer(state: State, seat: int, move: Move, rng: Random) -> list[Event
 
 def _open_blemish(state: State, seat: int, card: str) -> None:
     """An animal offering (Burnt, Peace, Guilt) is made: the opponent may blemish it before it
-    takes effect. The window opens whether or not they hold a Blemished Animal."""
-    state["offering"] = card
+    takes effect. The window opens whether or not they hold a Blemished Animal; `back` is where
+    the offerer's game goes on once the offering is done."""
+    state["offering"], state["back"] = card, [state["step"], seat]
     state["step"], state["actor"] = "blemish", 1 - seat
 
 
 def _offering_stands(state: State, rng: Random) -> list[Event]:
     """Nobody blemished the animal offering: it takes effect."""
-    card, seat = state["offering"], state["turn"]
+    card, seat = state["offering"], _back(state)[1]
     state["offering"], state["actor"] = None, seat
     if card == "Burnt Offering":
         return _atoned(state)
@@ -546,10 +569,21 @@ def _offering_stands(state: State, rng: Random) -> list[Event]:
         state["hand"][seat] = []
         rng.shuffle(state["deck"][seat])
         _draw(state, seat, HAND, rng)
-        state["step"] = "main"
+        _offering_done(state)
     else:
         state["step"] = "peace_take"
     return []
+
+
+def _back(state: State) -> list[Any]:
+    """[step, seat] the offering in hand was made from (older states: the turn's Phase I)."""
+    return state.get("back") or ["main", state["turn"]]
+
+
+def _offering_done(state: State) -> None:
+    """The offering (and its Peace Offering exchange) is over: back to where it was made."""
+    state["step"], state["actor"] = _back(state)
+    state["back"] = None
 
 
 def _apply_levite(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
@@ -592,7 +626,7 @@ def _apply_peace_give(state: State, seat: int, move: Move, rng: Random) -> list[
     state["deck"][seat].append(move["card"])
     rng.shuffle(state["deck"][seat])
     state["peace"] = False
-    state["step"] = "main"
+    _offering_done(state)
     return []
 
 
@@ -670,11 +704,13 @@ def _legal_sin(state: State, seat: int) -> list[Move]:
     return moves + _instants(state, seat)
 
 
-def _instants(state: State, seat: int) -> list[Move]:
+def _instants(state: State, seat: int, offers: bool = True) -> list[Move]:
     """The instants the seat not on turn may play in any of its windows: evil instants with a
-    target on the player on turn, Guarded Gates under King David, Structures under King Solomon
-    (those two are good cards: not while fasting)."""
-    return _evil_instants(state, seat) + _kings_builds(state, seat)
+    target on the player on turn, Peace and Guilt Offerings (not while an offering of the player
+    on turn waits in the `blemish` window: one offering at a time), Guarded Gates under King
+    David, Structures under King Solomon (good cards: not while fasting)."""
+    moves = _evil_instants(state, seat) + (_offers(state, seat) if offers else [])
+    return moves + _kings_builds(state, seat)
 
 
 def _kings_builds(state: State, seat: int) -> list[Move]:
@@ -706,8 +742,8 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         state["step"], state["actor"], state["resume"] = state["resume"], state["turn"], None
     elif step == "siege_move":
         state["step"] = "military"
-    else:  # peace_take with nothing to exchange
-        state["step"] = "main"
+    else:  # peace_take with nothing to exchange (or nothing wanted)
+        _offering_done(state)
     return []
 
 
@@ -746,7 +782,7 @@ def _atoned(state: State) -> list[Event]:
     builder = state["turn"]
     if state["play"][builder]["scapegoat"] == "sideways":
         state["play"][builder]["scapegoat"] = "active"
-    state["step"], state["actor"] = "place", builder
+    state["step"], state["actor"], state["back"] = "place", builder, None
     return [Event(f"The Sin {state['sin']} is negated; Seat {builder + 1} may build.")]
 
 
@@ -761,18 +797,17 @@ def _legal_blemish(state: State, seat: int) -> list[Move]:
     moves: list[Move] = [{"type": "pass"}]
     if "Blemished Animal" in state["hand"][seat]:
         moves.append({"type": "blemish"})
-    return moves + _instants(state, seat)
+    return moves + _instants(state, seat, offers=False)
 
 
 def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     use_card(state, seat, "Blemished Animal")
-    card, state["offering"], state["actor"] = state["offering"], None, state["turn"]
+    card, state["offering"] = state["offering"], None
+    # A blemished Burnt Offering goes back to the answer window: only that offering is negated,
+    # the builder may answer the Sin again (another Burnt Offering, the Scapegoat) or pass.
+    _offering_done(state)
     if card == "Burnt Offering":
-        # Only that offering is negated: the builder may answer the Sin again (another Burnt
-        # Offering, the Scapegoat) or pass, and then the Sin stops the build.
-        state["step"] = "answer"
         return [Event("The Burnt Offering was blemished: the Sin stands.")]
-    state["step"] = "main"
     return [Event(f"The {card} was blemished: it is a bad offering and does nothing.")]
 
 

@@ -161,6 +161,89 @@ def test_peace_offering_swaps_a_good_card_in_two_steps() -> None:
     assert state["hand"][0] == ["Porch"] and "Levite" in state["deck"][0]
 
 
+def test_a_grain_offering_made_in_phase_three_before_the_announcement_keeps_sin_away() -> None:
+    """Book: "Instant Offerings (Peace, Guilt, and Grain)"; "Instant cards may be played at any
+    time"; Grain: "no Sin card may be played that turn". Not after a Sin (an instant "cannot undo
+    a card that has already been played"), and not in the opponent's turn (its effect is a
+    build of one's own turn)."""
+    state = table(["Grain Offering", "Porch"], ["Doubt"], step="build")
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
+    state = act(state, 0, {"type": "announce"})
+    assert state["step"] == "place" and state["actor"] == 0
+    sinned = table(["Grain Offering", "Porch"], ["Doubt"], step="build")
+    sinned["play"][0].update(priest=True, altar=True)
+    sinned = act(sinned, 0, {"type": "announce"})
+    sinned = act(sinned, 1, {"type": "sin", "card": "Doubt"})
+    assert "offer" not in kinds(sinned, 0)
+    theirs = table(["Porch"], ["Grain Offering"], step="build")
+    theirs["play"][1].update(priest=True, altar=True)
+    theirs = act(theirs, 0, {"type": "announce"})
+    assert "offer" not in kinds(theirs, 1)
+
+
+def test_a_guilt_offering_in_phase_four_redraws_and_the_turn_goes_on_there() -> None:
+    """Book: Instant Offerings "do certain things ... according to the text on each card. You may
+    play as many Instant Offering cards as you want"; Guilt: "shuffle your entire hand back into
+    the draw pile and draw eight (8) new cards"."""
+    state = table(["Guilt Offering", "Doubt"], ["Blemished Animal"], step="discard")
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "discard", "card": "Doubt"})
+    state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
+    assert state["step"] == "blemish" and state["actor"] == 1
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "discard" and state["actor"] == 0 and len(state["hand"][0]) == HAND
+    assert state["discarded"] == 1, "one discard left this turn"
+
+
+def test_a_peace_offering_fetches_a_burnt_offering_to_answer_a_sin() -> None:
+    """Book: Peace Offering: "exchange one (1) good card from your hand with one (1) good card in
+    the draw pile", made at any time; then the Sin is answered."""
+    state = table(["Peace Offering", "Levite", "Porch"], ["Doubt"], step="build")
+    state["play"][0].update(priest=True, altar=True)
+    state = act(state, 0, {"type": "announce"})
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
+    state = act(state, 1, {"type": "pass"})
+    state = act(state, 0, {"type": "peace_take", "card": "Burnt Offering"})
+    state = act(state, 0, {"type": "peace_give", "card": "Levite"})
+    assert state["step"] == "answer" and state["actor"] == 0
+    state = act(state, 0, {"type": "burnt"})
+    state = act(state, 1, {"type": "pass"})
+    state = act(state, 0, {"type": "place", "card": "Porch"})
+    assert state["structures"][0] == ["Porch"]
+
+
+def test_peace_and_guilt_offerings_in_the_opponents_turn() -> None:
+    """Book: "Instant cards may be played at any time, whether or not it is the player's turn",
+    and the Instant Offerings are instants. The offerer's own Priest and Altar; the player on turn
+    may answer with a Blemished Animal; then the window the offering was made in goes on."""
+    state = table(["Porch"], ["Peace Offering", "Guilt Offering", "Levite", "Doubt"], step="build")
+    state["play"][1].update(priest=True, altar=True)
+    state["deck"][1].remove("Priest")
+    state["deck"][1].remove("Altar")
+    state["hand"][0].append("Blemished Animal")
+    state["deck"][0].remove("Blemished Animal")
+    state = act(state, 0, {"type": "announce"})
+    assert {"type": "offer", "card": "Peace Offering"} in GAME.legal_moves(state, 1)
+    state = act(state, 1, {"type": "offer", "card": "Peace Offering"})
+    assert state["step"] == "blemish" and state["actor"] == 0
+    assert "offer" not in kinds(state, 0)
+    state = act(state, 0, {"type": "pass"})
+    assert state["step"] == "peace_take" and state["actor"] == 1
+    state = act(state, 1, {"type": "peace_take", "card": "Main Hall"})
+    state = act(state, 1, {"type": "peace_give", "card": "Levite"})
+    assert state["step"] == "sin" and state["actor"] == 1 and "Main Hall" in state["hand"][1]
+    state = act(state, 1, {"type": "offer", "card": "Guilt Offering"})
+    state = act(state, 0, {"type": "blemish"})
+    assert state["step"] == "sin" and state["actor"] == 1, "blemished: it did nothing"
+    assert "Doubt" in state["hand"][1]
+    state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert state["step"] == "answer" and state["actor"] == 0
+    for seat in range(2):
+        assert total_cards(state, seat) == Counter(COUNTS)
+
+
 def test_bad_offering_spoils_the_next_offering() -> None:
     state = table(["Grain Offering"], ["Bad Offering"])
     state["play"][0].update(priest=True, altar=True)
@@ -763,9 +846,10 @@ def test_pray_and_fast_laid_down_after_the_build_is_allowed_stops_it() -> None:
 
 
 def test_priest_or_altar_laid_down_opens_the_window_only_while_an_offering_may_follow() -> None:
-    """Book: "Altar - The Altar can be played anytime during your turn". Laid down in the
-    Military Phase a Burnt Offering may still follow (the opponent's instant window opens); once
-    the piece is placed no offering can come this turn, so no window opens."""
+    """Book: "Altar - The Altar can be played anytime during your turn". Laid down at any point
+    of the turn an Instant Offering may still follow (they "may be played at any time"), so the
+    opponent's instant window opens; after a Grain Offering evil instants have no effect, so
+    none opens."""
     state = table(["Altar"], ["Unclean"], step="military")
     state["play"][0]["priest"] = True
     state = act(state, 0, {"type": "play", "card": "Altar"})
@@ -776,6 +860,12 @@ def test_priest_or_altar_laid_down_opens_the_window_only_while_an_offering_may_f
     for step in ("place", "discard"):
         late = table(["Altar", "Porch"], ["Unclean"], step=step)
         late["play"][0]["priest"] = True
+        late = act(late, 0, {"type": "play", "card": "Altar"})
+        assert late["step"] == "instant" and late["actor"] == 1
+        assert act(late, 1, {"type": "pass"})["step"] == step
+        late = table(["Altar", "Porch"], ["Unclean"], step=step)
+        late["play"][0]["priest"] = True
+        late["grain"] = True
         late = act(late, 0, {"type": "play", "card": "Altar"})
         assert late["step"] == step and late["actor"] == 0 and late["play"][0]["altar"]
 
