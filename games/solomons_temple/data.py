@@ -72,7 +72,7 @@ TEXT: dict[str, str] = {
     "Loss of Heart": "Sin. No building this turn; no Burnt Offering undoes it.",
     "Filling of the Holy of Holies": "With all 5 Structures and 10 Furnishings built: you win.",
     **{
-        p: "Prophet. While in play, an attacker must roll: Star of David stops the attack."
+        p: "Prophet. While in play, you roll when attacked: Star of David stops the attack."
         for p in PROPHETS
     },
     "King David": "Guarded Gates become instants, without limit, outside the building limit.",
@@ -84,11 +84,11 @@ TEXT: dict[str, str] = {
     "Scapegoat": "Activated by a Burnt Offering; discard it (with a Priest) to negate a Sin.",
     "Cooperation": "When you build a Furnishing, build a second one with it.",
     "Burnt Offering": "On Priest and Altar: negate the Sin played against you.",
-    "Grain Offering": "On Priest and Altar: no Sin this turn; build one piece at once.",
+    "Grain Offering": "On Priest and Altar: no Sin this turn, so your build goes ahead.",
     "Peace Offering": "On Priest and Altar: swap a good card in hand for one in your pile.",
     "Guilt Offering": "On Priest and Altar: shuffle your hand into your draw pile, draw 8.",
     "Guarded Gate": "Build on an open gate; armies must go around it.",
-    "Israelite Army": "After an attack: armies inside the walls go out; two rout all.",
+    "Israelite Army": "After an attack: armies in the city go to any free space; two rout all.",
     "Bad Offering": "On the opponent's Altar: their next offering is negated.",
     "Blemished Animal": "Right after an animal offering: negate it.",
     "Broken Altar": "Discard the opponent's Altar.",
@@ -96,7 +96,7 @@ TEXT: dict[str, str] = {
     "Unclean": "The opponent's Priest can make no sacrifice this turn.",
     "Babylonian Army": "Military. Place an army at the north gate and move it one space.",
     "Destruction": "Military. An army next to a Guarded Gate or the Temple destroys it.",
-    "Lay Siege": "Military. With 2+ armies: after two turns, destroy any Guarded Gate.",
+    "Lay Siege": "Military. With 2+ armies: no cards on armies for two turns; then break any gate.",
     "Secret Passage": "Military. Move one army through a Guarded Gate.",
 }
 
