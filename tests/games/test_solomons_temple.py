@@ -654,6 +654,37 @@ def test_lay_siege_counts_turns_then_breaks_a_gate() -> None:
     assert state["guarded"][1] == [False, True, False] and not state["play"][0]["siege"]
 
 
+def test_lay_siege_needs_two_armies_and_counts_only_turns_the_prophet_did_not_stop() -> None:
+    """Book: "If you have two-thousand (2,000) Babylonian soldiers or more in play, (two [2] or
+    more Army tokens) you may play Lay Siege"; "The turn in which the Lay Siege card is played is
+    counted as one (1) turn. (... If they "listen", the turn does NOT count ...)"."""
+    state = table(["Lay Siege"], step="military")
+    state["armies"][1] = [[0, 1]]
+    assert "siege" not in kinds(state, 0)
+    counted = {}
+    for n in range(20):
+        late = table([], step="main")
+        late["play"][0]["siege"] = 1
+        after, _ = GAME.apply(late, 0, {"type": "to_military"}, Random(n))
+        counted[after["die"]["face"]] = after["play"][0]["siege"]
+    assert counted == {"star": 1, "sword": 2}
+
+
+def test_a_secret_passage_is_not_the_armys_move_and_destruction_needs_no_gap() -> None:
+    """Book: "The Secret Passage movement does not count towards the Army's one (1) Military
+    Phase move"; Destruction: "The Army must be next to what it wants to destroy ... There can be
+    no spaces between them"."""
+    state = table(["Secret Passage", "Destruction"], step="military")
+    state["guarded"][1] = [True, False, True]
+    state["armies"][1] = [[0, 0], [2, 2]]
+    state["structures"][1] = ["Porch"]
+    assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "destroy" and
+                m["army"] == 1], "one space from the Temple: no Destruction"
+    state = act(state, 0, {"type": "passage", "army": 0})
+    assert state["armies"][1][0] == [2, 0]
+    assert {"type": "move", "army": 0, "dir": "s"} in GAME.legal_moves(state, 0)
+
+
 def test_an_army_may_pass_secretly_then_destroy_and_then_nothing_moves() -> None:
     state = table(["Secret Passage", "Destruction", "Babylonian Army"], step="military")
     state["guarded"][1] = [False, True, True]
@@ -1009,7 +1040,10 @@ def test_eight_unplaceable_furnishings_may_be_reshuffled() -> None:
     state = table(hand, step="discard")
     assert "reshuffle" in kinds(state, 0)
     state = act(state, 0, {"type": "reshuffle"})
-    assert state["turn"] == 1
+    assert state["turn"] == 1 and state["hand"][0] == []
+    while state["turn"] != 0:  # "At the start of your next turn, draw eight (8) new cards."
+        state = act(state, state["actor"], _skip(state))
+    assert len(state["hand"][0]) + (state["play"][0]["scapegoat"] is not None) == HAND
 
 
 def test_turn_limit_gives_the_larger_temple() -> None:
