@@ -93,7 +93,8 @@ export default {
     if (view.games > 1 || view.scored) {
       parts.push(h("p", { class: "lucent-series" },
         view.games > 1 ? `Game ${view.game_no} of ${view.games}` : "Scored game",
-        view.scored ? " · a point for emptying your hand and for placing the last gem" : ""));
+        view.scored ? " · a point for emptying your hand and for placing the last gem" : "",
+        view.scored && ctx.options.geomancer ? ", and one more for a Geomancer played as your last card" : ""));
     }
     parts.push(h("div", { class: "pyramid-wrap" }, pyramid));
     parts.push(this.prompt(view, ctx, local, playable));
@@ -163,5 +164,6 @@ function legend(view, ctx) {
     h("ul", { class: "legend-gems" }, kinds.map((k) => h("li", {}, gem(k, "small"), GEMS[k].label))),
     h("p", {}, "The first gem goes on the Focus spot in the middle of the base row. Base-row gems go next to a gem already there. "
       + "A gem on a higher row rests on two gems and must match the colour of one of them (wild gems match anything). "
-      + "If you cannot play, you are out. Whoever places the last gem wins."));
+      + "If you cannot play, you are out. Whoever places the last gem wins"
+      + (view.scored ? " a point; the most points win." : ".")));
 }
