@@ -36,9 +36,12 @@ def state_message(snap: Snapshot, seat: int | None) -> dict[str, Any]:
                 "view": None, "to_act": [], "legal_moves": [], "outcome": None, "events": [],
                 "deadlines": {}, "timed_out_seat": None, "clock_banks": None}
     game = snap.game
-    to_act = sorted(game.to_act(snap.state))
+    # Only a game in play has seats to act: an aborted or errored room keeps the rules' last
+    # state, whose `to_act` would tell a client it may move where every move is refused.
+    active = snap.status == "active"
+    to_act = sorted(game.to_act(snap.state)) if active else []
     outcome = game.outcome(snap.state)
-    may_move = snap.status == "active" and seat is not None and seat in to_act
+    may_move = active and seat is not None and seat in to_act
     events = [e for e in map(Event.from_json, snap.events) if e.visible_to(seat)]
     return {
         "type": "state",

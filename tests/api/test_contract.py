@@ -237,3 +237,16 @@ async def test_every_player_route_needs_a_valid_token(api: Api, token: str | Non
         assert refused["error"]["code"] == expected, path
     room = await api.call("GET", f"/api/rooms/{code}")
     assert [s["player"] for s in room["seats"]] == [{"id": host["id"], "name": "Host"}, None]
+
+
+async def test_an_aborted_game_has_nobody_to_act(api: Api) -> None:
+    """`to_act`: the seats that may move now; in a closed room nobody may."""
+    code, _, (ca, cb) = await api.started_pair()
+    await api.admin("POST", f"/rooms/{code}/abort")
+    for conn in (ca, cb):
+        await conn.until(lambda c: c.state["status"] == "aborted")
+        assert conn.state["to_act"] == [] and conn.state["legal_moves"] == []
+    assert (await ca.move({"type": "place", "gem": "red", "row": 0, "pos": 3}))["code"] == \
+        "game_over"
+    await ca.close()
+    await cb.close()
