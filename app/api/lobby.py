@@ -33,7 +33,9 @@ class NewPlayer(BaseModel):
 class NewRoom(BaseModel):
     game: str
     options: dict[str, Any] | None = None
-    seats: int | None = Field(None, ge=1, le=16)
+    # No bounds here: the game's own range is checked by `rooms.new_room`, so that any seat
+    # count it cannot seat is the contract's 422 `bad_seats`, not a generic `bad_request`.
+    seats: int | None = None
     private: bool = True
     # Seconds per move; None (the default) plays without a clock. See TURN_CLOCK_PRESETS.
     turn_clock: int | None = Field(None, ge=MIN_TURN_CLOCK, le=MAX_TURN_CLOCK)

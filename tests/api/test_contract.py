@@ -250,3 +250,11 @@ async def test_an_aborted_game_has_nobody_to_act(api: Api) -> None:
         "game_over"
     await ca.close()
     await cb.close()
+
+
+@pytest.mark.parametrize("seats", [0, -1, 17, 2**40])
+async def test_a_seat_count_the_game_cannot_seat_is_bad_seats(api: Api, seats: int) -> None:
+    host = await api.player("Host")
+    refused = await api.call("POST", "/api/rooms", host["token"], 422,
+                             json={"game": "gem-pyramid", "seats": seats})
+    assert refused["error"]["code"] == "bad_seats"
