@@ -46,6 +46,13 @@ def install_handlers(app: FastAPI) -> None:
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(error_body("bad_request", _first_problem(exc)), status_code=422)
 
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        """A bug still answers in the contract's error shape; the traceback goes to the log
+        (Starlette re-raises after this response), never to the caller."""
+        return JSONResponse(error_body("internal_error", "Something went wrong on the server; "
+                                       "try again."), status_code=500)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")

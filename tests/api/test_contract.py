@@ -6,8 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import httpx
 import pytest
+from fastapi import FastAPI
 
+from app.errors import install_handlers
 from games import REGISTRY
 from tests.api.client import Api, play_to_end
 
@@ -258,3 +261,20 @@ async def test_a_seat_count_the_game_cannot_seat_is_bad_seats(api: Api, seats: i
     refused = await api.call("POST", "/api/rooms", host["token"], 422,
                              json={"game": "gem-pyramid", "seats": seats})
     assert refused["error"]["code"] == "bad_seats"
+
+
+async def test_an_unexpected_failure_still_answers_in_the_error_shape() -> None:
+    """Errors: HTTP status + `{"error": {"code", "message"}}`, even for a bug (no traceback)."""
+    app = FastAPI()
+    install_handlers(app)
+
+    @app.get("/boom")
+    async def boom() -> None:
+        raise RuntimeError("secret detail")
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.get("/boom")
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "internal_error"
+    assert "secret" not in response.text
