@@ -36,22 +36,38 @@ class Edge:
             return
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse(send, 413, "body_too_large", f"Request bodies are limited to "
-                          f"{self.max_body} bytes.")
+            await self._too_large(send)
             return
         csp = not scope["path"].startswith(OPEN_DOCS)
+        # [over the cap, refused]: a chunked body past the cap is refused once, whatever the
+        # app, which saw a disconnect instead of the rest of the body, tries to answer.
+        over = [False, False]
 
         async def send_with_headers(message: dict[str, Any]) -> None:
+            if over[0]:
+                if not over[1]:
+                    over[1] = True
+                    await self._too_large(send)
+                return
             if message["type"] == "http.response.start":
                 extra = [*HEADERS, *([(b"content-security-policy", CSP.encode())] if csp
                                      else [])]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        await self.app(scope, self._capped(receive), send_with_headers)
+        try:
+            await self.app(scope, self._capped(receive, over), send_with_headers)
+        finally:
+            if over[0] and not over[1]:  # the app gave up without answering
+                await send_with_headers({"type": "http.response.start"})
 
-    def _capped(self, receive: Any) -> Any:
-        """Count a chunked body as it arrives; past the cap the app sees a disconnect."""
+    async def _too_large(self, send: Any) -> None:
+        await _refuse(send, 413, "body_too_large", f"Request bodies are limited to "
+                      f"{self.max_body} bytes.")
+
+    def _capped(self, receive: Any, over: list[bool]) -> Any:
+        """Count a chunked body (no Content-Length) as it arrives; past the cap the app sees a
+        disconnect and the caller gets 413 `body_too_large`, as with a declared length."""
         seen = 0
 
         async def capped() -> dict[str, Any]:
@@ -60,6 +76,7 @@ class Edge:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_body:
+                    over[0] = True
                     return {"type": "http.disconnect"}
             return message
         return capped

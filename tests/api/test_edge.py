@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 
 import pytest
 import websockets
@@ -51,3 +52,19 @@ def test_tokens_in_logged_urls_are_masked() -> None:
                                "/api/rooms/abc/ws?token=s3cret&x=1", "1.1", 101), None)
     RedactTokens().filter(record)
     assert "s3cret" not in record.getMessage() and "token=***&x=1" in record.getMessage()
+
+
+async def test_a_chunked_body_over_the_cap_is_refused_with_the_same_code(api: Api) -> None:
+    """No Content-Length to check up front: the cap is counted as the chunks arrive."""
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(100):
+            yield b"x" * 1000
+        yield b'"}'
+
+    response = await api.http.post("/api/players", content=chunks(),
+                                   headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "body_too_large"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert (await api.http.get("/api/health")).status_code == 200
