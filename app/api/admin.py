@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import timedelta
 from typing import Annotated, Any
 from urllib.parse import unquote
@@ -38,8 +39,17 @@ class VersionBody(BaseModel):
 
 async def admin_name(raw: Annotated[str | None, Header(alias="X-Admin-Name")] = None) -> str:
     """Who signs the audit log: the name the console asked for (URL-encoded), else "admin"."""
-    name = " ".join(unquote(raw or "").split())[:40]
+    name = "".join(ch for ch in " ".join(unquote(raw or "").split())
+                   if unicodedata.category(ch)[0] != "C")[:40]  # no NUL: Postgres text
     return name or "admin"
+
+
+def _searchable(value: str | None, field: str) -> str | None:
+    """A search term as Postgres can take it: a NUL in a text parameter is a database error
+    (a 500), so control characters are refused as a 422 first."""
+    if value is not None and any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise ApiError(422, "bad_request", f"{field}: control characters are not allowed.")
+    return value
 
 
 ActorDep = Annotated[str, Depends(admin_name)]
@@ -85,6 +95,7 @@ async def list_rooms(session: SessionDep, status: str | None = None,
     Without a status, rooms that may need help (playing or errored, the longest-quiet first)
     come before the newest of the rest, so that many finished rooms never crowd out a stalled one.
     """
+    status, q = _searchable(status, "status"), _searchable(q, "q")
     query = select(Room)
     if status:
         query = query.where(Room.status == status)

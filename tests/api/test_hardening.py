@@ -70,3 +70,20 @@ async def test_seats_and_versions_beyond_32_bits_are_refused_not_500(api: Api) -
                    json={"seat": huge})
     for conn in conns:
         await conn.close()
+
+
+@pytest.mark.parametrize("query", ["q=a%00b", "status=a%00b", "q=%07"])
+async def test_control_characters_in_admin_searches_are_refused_not_500(
+        api: Api, query: str) -> None:
+    """Postgres text cannot hold a NUL: it must be a 422, not a database error."""
+    body = await api.admin("GET", f"/rooms?{query}", expect=422)
+    assert body["error"]["code"] == "bad_request" and body["error"]["message"]
+
+
+async def test_control_characters_in_the_admin_name_are_dropped_not_500(api: Api) -> None:
+    code, _, conns = await api.started_pair()
+    await api.admin("POST", f"/rooms/{code}/abort", headers={"X-Admin-Name": "Ro%00se%07"})
+    audit = await api.admin("GET", f"/audit?room={code}")
+    assert audit[0]["actor"] == "Rose"
+    for conn in conns:
+        await conn.close()
