@@ -87,3 +87,29 @@ async def test_control_characters_in_the_admin_name_are_dropped_not_500(api: Api
     assert audit[0]["actor"] == "Rose"
     for conn in conns:
         await conn.close()
+
+
+BODIES = [b"{not json", b"[1, 2]", b'"text"', b"null", b'{"seat": "one"}', b'{"seat": 1.5}',
+          b'{"seat": [1]}', b'{"seat": null}', b'{"muted": "maybe"}', b"\xff\xfe"]
+
+
+@pytest.mark.parametrize("route", ["join", "leave", "bots", "remove", "start", "vote",
+                                   "reclaim", "again", "chat/mute"])
+async def test_malformed_bodies_never_500_and_change_nothing(api: Api, route: str) -> None:
+    host, guest = await api.player("Host"), await api.player("Guest")
+    code = (await api.call("POST", "/api/rooms", host["token"], 201,
+                           json={"game": "gem-pyramid"}))["code"]
+    before = await api.call("GET", f"/api/rooms/{code}")
+    for token in (host["token"], guest["token"]):
+        for body in BODIES:
+            response = await api.http.post(
+                f"/api/rooms/{code}/{route}", content=body,
+                headers={"Authorization": f"Bearer {token}",
+                         "content-type": "application/json"})
+            assert response.status_code < 500, (route, body, response.text)
+            if response.status_code >= 400:
+                error = response.json()["error"]
+                assert error["code"] and error["message"], (route, body)
+    after = await api.call("GET", f"/api/rooms/{code}")
+    if route not in {"join", "leave", "again"}:  # those take no body: they may act
+        assert after["seats"] == before["seats"] and after["status"] == before["status"]
