@@ -270,13 +270,15 @@ def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None,
         acting = game.to_act(room.state)
     except Exception as exc:
         raise RuleError() from exc
-    if seat not in acting:
-        raise ApiError(409, "not_your_turn", "It is not your turn.")
     # In a turn-based step a move made on an older view is refused; in a simultaneous step
-    # (several seats to act) it is judged against the current state.
+    # (several seats to act) it is judged against the current state. Staleness comes before
+    # the turn: a seat that moved on an old view is told so (and sent the fresh state) even
+    # when the turn has passed to someone else since.
     if seen_version is not None and seen_version != room.version and len(acting) == 1:
         raise ApiError(409, "stale", "The game moved on since you chose that; here is the "
                        "current state.")
+    if seat not in acting:
+        raise ApiError(409, "not_your_turn", "It is not your turn.")
     try:
         return game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1))
     except IllegalMove as exc:

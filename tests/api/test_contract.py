@@ -278,3 +278,20 @@ async def test_an_unexpected_failure_still_answers_in_the_error_shape() -> None:
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "internal_error"
     assert "secret" not in response.text
+
+
+async def test_a_move_on_an_old_version_is_stale_even_when_the_turn_has_passed(
+        api: Api) -> None:
+    """A seat that chose on an old view is told `stale` (and sent the fresh state), not merely
+    `not_your_turn`; on the current version it is `not_your_turn`."""
+    code, _, (ca, cb) = await api.started_pair()
+    first = ca.state["legal_moves"][0]
+    await ca.move(first)
+    await ca.until(lambda c: c.state["version"] == 1)
+    states = ca.states
+    assert (await ca.move(first, version=0))["code"] == "stale"
+    await ca.until(lambda c: c.states > states)
+    assert (await ca.move(first, version=1))["code"] == "not_your_turn"
+    assert (await api.call("GET", f"/api/rooms/{code}"))["version"] == 1
+    await ca.close()
+    await cb.close()
