@@ -33,13 +33,44 @@ if TYPE_CHECKING:
     from app.hall import Hall
 
 
+class Steps:
+    """Where the simultaneous step each room is in began, as far as this process knows.
+
+    A step is simultaneous while several seats act and the seats to act only shrink: a move
+    chosen on any version since the step began is judged against the current state (design 3),
+    even once one seat is left to act (the others' moves, applied on arrival, took nothing of
+    its own). Known only to the process that committed the room's last move; unknown (another
+    process wrote, a restart, a rollback), a step begins at the current version, and a move on
+    an older view is refused `stale` as in a turn-based step.
+    """
+
+    LIMIT = 50_000  # rooms remembered mid-step; the oldest entry goes first
+
+    def __init__(self) -> None:
+        self._began: dict[str, tuple[int, int]] = {}  # code -> (version, step began at)
+
+    def began(self, code: str, version: int) -> int:
+        known = self._began.get(code)
+        return known[1] if known is not None and known[0] == version else version
+
+    def moved(self, code: str, version: int, began: int | None) -> None:
+        """The room is at `version` now, in a step that `began` then (None: a new step)."""
+        self._began.pop(code, None)
+        if began is not None and began < version:
+            if len(self._began) >= self.LIMIT:
+                del self._began[next(iter(self._began))]
+            self._began[code] = (version, began)
+
+
 class RoomLocks:
-    """One writer per room inside this process; with SQLite, one writer in all."""
+    """One writer per room inside this process; with SQLite, one writer in all. Also where,
+    under that lock, each room's simultaneous step began (`steps`)."""
 
     def __init__(self, single_writer: bool) -> None:
         self._single = asyncio.Lock() if single_writer else None
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
+        self.steps = Steps()
 
     def get(self, code: str) -> asyncio.Lock:
         if self._single is not None:
@@ -127,7 +158,8 @@ async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
         seat = mover.seat if mover.seat is not None else _seat_of(seats, mover.player_id)
         try:
             _check_bot(mover, next((s.bot for s in seats if s.seat == seat), None))
-            j = _judge(room, seat, seen_version, move)
+            j = _judge(room, seat, seen_version, move,
+                       hall.locks.steps.began(code, room.version))
         except ApiError:
             earlier = await _earlier_result(hall, code, mover, client_id, conn)
             if earlier is not None:
@@ -142,6 +174,7 @@ async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
             room_code=code, version=version, seat=j.seat, client_id=client_id, move=move,
             events=j.events, created_at=j.now))
         await hall.hub.notify_in(conn, f"state:{code}:{hall.origin}")
+        hall.locks.steps.moved(code, version, j.step)
         bots_to_act = not j.over and any(s.bot and s.seat in j.acting for s in seats)
         timed_out = j.seat if client_id.startswith(CLOCK_ID_PREFIX) else None
         return Snapshot(code, room.game, status, version, j.state, j.events, j.deadlines,
@@ -167,7 +200,8 @@ async def _commit_cached(hall: Hall, code: str, mover: Mover, client_id: str,
              if mover.player_id and player == mover.player_id), None)
         try:
             _check_bot(mover, room.seats.get(seat, (None, None))[1] if seat is not None else None)
-            j = _judge(room, seat, seen_version, move)
+            j = _judge(room, seat, seen_version, move,
+                       hall.locks.steps.began(code, room.version))
         except ApiError:
             if not fresh:
                 room = None
@@ -182,6 +216,7 @@ async def _commit_cached(hall: Hall, code: str, mover: Mover, client_id: str,
                              player_id=None if mover.seat is not None else mover.player_id,
                              client_id=client_id, move=move, events=j.events, now=j.now,
                              banks=j.banks, timed_out=timed_out):
+            hall.locks.steps.moved(code, room.version, j.step)
             bots_to_act = not j.over and any(room.seats.get(s, (None, None))[1]
                                              for s in j.acting)
             return Snapshot(code, room.game, status, room.version, j.state, j.events,
@@ -205,15 +240,16 @@ class Judged:
     now: datetime
     banks: dict[str, float] | None
     deadlines: dict[str, str]
+    step: int | None  # the version the simultaneous step it leaves the room in began at
 
 
 def _judge(room: Row[Any] | CachedRoom, seat: int | None, seen_version: int | None,
-           move: Any) -> Judged:
+           move: Any, step_began: int) -> Judged:
     """The generic checks (status, seated, turn, staleness), the rules, and the clocks."""
     _check_room(room)
     if seat is None:
         raise ApiError(403, "not_seated", "You are watching: only seated players move.")
-    new_state, events = _apply(room, seat, seen_version, move)
+    new_state, events, acted = _apply(room, seat, seen_version, move, step_began)
     game = REGISTRY[room.game]
     try:
         over = game.outcome(new_state) is not None
@@ -222,8 +258,9 @@ def _judge(room: Row[Any] | CachedRoom, seat: int | None, seen_version: int | No
         banks, deadlines = _clock(room, seat, acting if not over else (), now)
     except Exception as exc:
         raise RuleError() from exc
+    step = step_began if len(acted) > 1 and frozenset(acting) <= acted else None
     return Judged(seat, new_state, over, acting, [e.to_json() for e in events], now, banks,
-                  deadlines)
+                  deadlines, step)
 
 
 def _clock(room: Row[Any] | CachedRoom, seat: int, acting: Any,
@@ -263,24 +300,27 @@ def _check_room(room: Row[Any] | CachedRoom) -> None:
         raise ApiError(409, code, message)
 
 
-def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None,
-           move: Any) -> tuple[Any, list]:
+def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None, move: Any,
+           step_began: int) -> tuple[Any, list, frozenset[int]]:
+    """The rules' new state and events, and the seats that were to act."""
     game = REGISTRY[room.game]
     try:
         acting = game.to_act(room.state)
     except Exception as exc:
         raise RuleError() from exc
     # In a turn-based step a move made on an older view is refused; in a simultaneous step
-    # (several seats to act) it is judged against the current state. Staleness comes before
-    # the turn: a seat that moved on an old view is told so (and sent the fresh state) even
-    # when the turn has passed to someone else since.
-    if seen_version is not None and seen_version != room.version and len(acting) == 1:
+    # (several seats to act, or one left of them: `Steps`) it is judged against the current
+    # state. Staleness comes before the turn: a seat that moved on an old view is told so (and
+    # sent the fresh state) even when the turn has passed to someone else since.
+    if seen_version is not None and len(acting) == 1 and not (
+            step_began <= seen_version <= room.version):
         raise ApiError(409, "stale", "The game moved on since you chose that; here is the "
                        "current state.")
     if seat not in acting:
         raise ApiError(409, "not_your_turn", "It is not your turn.")
     try:
-        return game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1))
+        return (*game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1)),
+                acting)
     except IllegalMove as exc:
         raise ApiError(422, "illegal_move", exc.message) from None
     except Exception as exc:

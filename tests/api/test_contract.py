@@ -11,8 +11,9 @@ import pytest
 from fastapi import FastAPI
 
 from app.errors import install_handlers
+from app.moves import Steps
 from games import REGISTRY
-from tests.api.client import Api, play_to_end
+from tests.api.client import Api, Conn, play_to_end
 
 ROOM_KEYS = {"code", "game", "options", "status", "host", "seats", "version"}
 SEAT_KEYS = {"seat", "player", "bot", "connected"}
@@ -295,3 +296,39 @@ async def test_a_move_on_an_old_version_is_stale_even_when_the_turn_has_passed(
     assert (await api.call("GET", f"/api/rooms/{code}"))["version"] == 1
     await ca.close()
     await cb.close()
+
+
+async def _temple_of_five(api: Api) -> tuple[str, list[Conn]]:
+    """A started two-seat Temple of Five room: it opens on a simultaneous exchange step."""
+    people = [await api.player("A"), await api.player("B")]
+    code = await api.room_with("temple-of-five", people)
+    conns = [await api.connect(code, p["token"]) for p in people]
+    await api.start(code, people[0])
+    for conn in conns:
+        await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+    assert conns[0].state["to_act"] == [0, 1], "the game opens on a simultaneous step"
+    return code, conns
+
+
+async def test_in_a_simultaneous_step_both_seats_moving_on_one_version_are_accepted(
+        api: Api) -> None:
+    """Simultaneous steps: `to_act` holds several seats, each move is applied on arrival and a
+    move made on an older version is judged against the current state."""
+    code, (ca, cb) = await _temple_of_five(api)
+    mine, theirs = ca.state["legal_moves"][0], cb.state["legal_moves"][0]
+    assert (await ca.move(mine, version=0))["type"] == "ack"
+    reply = await cb.move(theirs, version=0)
+    assert reply["type"] == "ack", reply
+    assert (await api.call("GET", f"/api/rooms/{code}"))["version"] == 2
+    await ca.close()
+    await cb.close()
+
+
+def test_a_simultaneous_step_is_remembered_only_while_it_lasts() -> None:
+    steps = Steps()
+    assert steps.began("r", 5) == 5, "unknown: the step begins at the current version"
+    steps.moved("r", 6, 5)  # a move inside a step that began at version 5
+    assert steps.began("r", 6) == 5
+    assert steps.began("r", 7) == 7, "another writer made version 7: unknown again"
+    steps.moved("r", 7, None)  # the seats to act grew: a new step
+    assert steps.began("r", 7) == 7
