@@ -12,7 +12,9 @@ from fastapi import FastAPI
 
 from app.errors import install_handlers
 from app.moves import Steps
+from app.snapshot import Snapshot, state_message
 from games import REGISTRY
+from games.protocol import match_rng
 from tests.api.client import Api, Conn, play_to_end
 
 ROOM_KEYS = {"code", "game", "options", "status", "host", "seats", "version"}
@@ -332,3 +334,19 @@ def test_a_simultaneous_step_is_remembered_only_while_it_lasts() -> None:
     assert steps.began("r", 7) == 7, "another writer made version 7: unknown again"
     steps.moved("r", 7, None)  # the seats to act grew: a new step
     assert steps.began("r", 7) == 7
+
+
+def test_private_events_and_moves_reach_only_their_seat() -> None:
+    """`state`: events as each seat may see them; `legal_moves` that seat's list only."""
+    game = REGISTRY["gem-pyramid"]
+    state = game.setup(2, game.Options(), match_rng("seed", 0))
+    snap = Snapshot("abc-def-ghj", game.id, "active", 1, state,
+                    [{"text": "public", "to": None, "data": None},
+                     {"text": "secret", "to": [0], "data": {"card": "x"}}])
+    seen = {seat: state_message(snap, seat) for seat in (0, 1, None)}
+    assert [e["text"] for e in seen[0]["events"]] == ["public", "secret"]
+    assert [e["text"] for e in seen[1]["events"]] == ["public"]
+    assert [e["text"] for e in seen[None]["events"]] == ["public"]
+    assert seen[0]["legal_moves"] == game.legal_moves(state, 0)
+    assert seen[1]["legal_moves"] == seen[None]["legal_moves"] == []
+    assert seen[None]["view"] == game.view(state, None)
