@@ -236,7 +236,9 @@ async def join(session: AsyncSession, room: Room, player: Player, wanted: int | 
 
 
 async def leave(session: AsyncSession, room: Room, player: Player) -> None:
-    """Leave a seat: in the lobby it frees up; in a game a bot takes over the seat."""
+    """Leave a seat: in the lobby it frees up; in a game a bot takes over the seat, also in a
+    game paused by its rules (errored): the admin may resume it, and every seat must then have
+    someone to move."""
     seats = await seats_of(session, room.code)
     mine = [s for s in seats if s.player_id == player.id]
     if not mine:
@@ -244,7 +246,7 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
     seat = mine[0]
     seat.player_id = None
     seat.connections = 0
-    if room.status == "active":
+    if room.status in ("active", "errored"):
         seat.bot = BOT_KIND
         seat_handed(room)
         session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,

@@ -12,7 +12,7 @@ from app.hall import Hall
 from app.migrate import upgrade_to_head_async
 from app.models import Player, Room
 from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.rooms import create_room, join, leave, seats_of, start
 from games import REGISTRY
 from games.gem_pyramid.rules import GemPyramid
 from tests.server import sqlite_database
@@ -74,3 +74,18 @@ async def test_a_raising_rule_module_errors_only_its_room(hall: Hall) -> None:
     made = await submit_move(hall, healthy, Mover(player_id=other_host.id), "m1", 0,
                              await _first_move(hall, healthy))
     assert made == 1, "other rooms play on"
+
+
+async def test_leaving_a_paused_game_hands_the_seat_to_a_bot(hall: Hall) -> None:
+    """The admin may resume an errored room: a seat left meanwhile must not stand empty."""
+    code, host = await _started_room(hall, BrokenLucent.id)
+    with pytest.raises(ApiError):
+        await submit_move(hall, code, Mover(player_id=host.id), "m1", 0,
+                          await _first_move(hall, code))
+    async with hall.sessions() as session, session.begin():
+        room = await session.get(Room, code)
+        guest = await session.get(Player, f"{BrokenLucent.id}-b")
+        await leave(session, room, guest)
+    async with hall.sessions() as session:
+        seat = next(s for s in await seats_of(session, code) if s.seat == 1)
+        assert seat.player_id is None and seat.bot is not None
