@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
@@ -18,7 +19,7 @@ from app.client_ids import platform_id
 from app.errors import ApiError
 from app.models import Room, Seat, utcnow
 from app.moves import Mover, submit_move
-from app.seat_clocks import seat_deadlines
+from app.seat_clocks import earliest_deadline, seat_deadlines
 from games import REGISTRY
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ MIN_TURN_CLOCK = 1
 MAX_TURN_CLOCK = 7 * 24 * 3600
 MAX_CLOCK_INCREMENT = 3600
 TICK_SECONDS = 0.5
+_CLOCK_COLUMNS = (Room.code, Room.turn_clock, Room.clock_increment, Room.clock_banks,
+                  Room.last_move_at)
 
 
 class TurnClocks:
@@ -55,9 +58,12 @@ class TurnClocks:
 
     async def fire_expired(self) -> None:
         now = utcnow()
+        due = await self._past_earliest_deadline(now)
+        if not due:
+            return
         async with self._hall.sessions() as session:
             rooms = list(await session.scalars(select(Room).where(
-                Room.status == "active", Room.turn_clock.is_not(None))))
+                Room.code.in_(due), Room.status == "active")))
             bots = {(s.room_code, s.seat) for s in await session.scalars(select(Seat).where(
                 Seat.room_code.in_([r.code for r in rooms]), Seat.bot.is_not(None)))}
         for room in rooms:
@@ -70,6 +76,17 @@ class TurnClocks:
                         await self._time_out(room, seat)
             except Exception:
                 log.exception("turn clock of room %s failed", room.code)
+
+    async def _past_earliest_deadline(self, now: datetime) -> list[str]:
+        """The running clocks' rooms where some seat may have run out of time. Read without
+        their states: every tick would otherwise load every clocked game's whole state."""
+        async with self._hall.reader.connect() as conn:
+            clocks = await conn.execute(select(*_CLOCK_COLUMNS).where(
+                Room.status == "active", Room.turn_clock.is_not(None)))
+            return [room.code for room in clocks
+                    if (earliest := earliest_deadline(room.turn_clock, room.clock_increment,
+                                                      room.clock_banks, room.last_move_at))
+                    is not None and earliest <= now]
 
     async def _time_out(self, room: Room, seat: int) -> None:
         move = REGISTRY[room.game].zombie_move(room.state, seat)

@@ -48,6 +48,14 @@ def seat_deadlines(turn_clock: int | None, increment: int | None,
     return {seat: start + timedelta(seconds=banks.get(str(seat), 0.0)) for seat in acting}
 
 
+def earliest_deadline(turn_clock: int | None, increment: int | None,
+                      banks: dict[str, float] | None, since: datetime | None) -> datetime | None:
+    """No seat's deadline comes before this, whoever is to act: the clock watcher reads the
+    rules' state (who acts) only of rooms past it (None: no clock running)."""
+    seats = [int(seat) for seat in banks] if increment is not None and banks else [0]
+    return min(seat_deadlines(turn_clock, increment, banks, since, seats).values(), default=None)
+
+
 def wire_deadlines(deadlines: dict[int, datetime]) -> dict[str, str]:
     """As the `state` message carries them: {"<seat>": ISO 8601 UTC}."""
     return {str(seat): at.isoformat() for seat, at in sorted(deadlines.items())}

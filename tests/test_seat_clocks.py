@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from app.seat_clocks import seat_deadlines, settle_banks, starting_banks, wire_deadlines
+from app.seat_clocks import (
+    earliest_deadline,
+    seat_deadlines,
+    settle_banks,
+    starting_banks,
+    wire_deadlines,
+)
 
 T0 = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
@@ -35,3 +41,12 @@ def test_an_empty_bank_leaves_only_the_increment() -> None:
 
 def test_the_wire_form_is_keyed_by_seat() -> None:
     assert wire_deadlines({1: T0}) == {"1": "2026-11-24T12:00:00+00:00"}
+
+
+def test_the_earliest_deadline_bounds_every_seat_to_act() -> None:
+    assert earliest_deadline(30, None, None, T0) == T0 + timedelta(seconds=30)
+    banks = {"0": 120.0, "1": 45.5, "2": 300.0}
+    assert earliest_deadline(300, 5, banks, T0) == T0 + timedelta(seconds=45.5), \
+        "the smallest bank, whoever acts"
+    assert earliest_deadline(None, None, None, T0) is None, "no clock"
+    assert earliest_deadline(30, None, None, None) is None, "not started"
