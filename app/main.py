@@ -39,8 +39,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Ziggurat", lifespan=lifespan,
                   telemetry={"tracing": False, "metrics": False, "logs": False})
     install_handlers(app)
-    app.include_router(lobby.router)
+    # Routes are matched in order: every game socket first (one route), then the lobby's.
     app.include_router(play.router)
+    app.include_router(lobby.router)
     app.include_router(admin.router)
     app.include_router(replay.router)
     app.include_router(chat.router)
