@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games import IllegalMove
 from games.gem_pyramid.rules import COLOURS, FOCUS_POS, GemPyramid, LucentOptions, _count
+from games.protocol import match_rng
 from tests.games.playout import play_random
 
 GAME = GemPyramid()
@@ -214,3 +215,29 @@ def test_random_games_conserve_cards_and_keep_the_pyramid_sound(players, seed, w
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners
     assert sum(state["points"]) >= (2 if scored else 1)
+
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10**9), wildcard=st.booleans())
+def test_apply_accepts_exactly_the_listed_placements(players, seed, wildcard):
+    # apply checks the one slot played while legal_moves lists them all: they must agree.
+    options = LucentOptions(wildcard=wildcard)
+    play = play_random(GAME, players, options, str(seed))
+    state = GAME.setup(players, options, match_rng(play.seed, 0))
+    for version, (seat, move) in enumerate(play.moves, start=1):
+        listed = GAME.legal_moves(state, seat)
+        for kind in [kind for kind, n in state["hands"][seat].items() if n]:
+            for row in range(9):
+                for pos in range(9 - row):
+                    candidate = place(kind, row, pos)
+                    assert accepts(state, seat, candidate) == (candidate in listed)
+        state, _ = GAME.apply(state, seat, move, match_rng(play.seed, version))
+
+
+def accepts(state: dict, seat: int, move: dict) -> bool:
+    try:
+        GAME.apply(state, seat, move, Random(0))
+    except IllegalMove:
+        return False
+    return True
