@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
+
+import orjson
 
 from games.temple_of_five.data import OFFSETS, SIZE, SLOTS
 
 Top = dict[tuple[int, int], tuple[int, str | None]]
+Space = tuple[int, str | None]
 _BOARD = [(x, y) for x in range(SIZE) for y in range(SIZE)]
+# The view from above is painted on a flat list, index x * SIZE + y (the order of _BOARD): these
+# tables turn a printed key, a tile slot and a board row into indices once, at import.
+_INDEX = {f"{x},{y}": x * SIZE + y for x, y in _BOARD}
+_TILE_INDICES = {level: [tuple((x0 + dx) * SIZE + y0 + dy for dx, dy in OFFSETS)
+                         for x0, y0 in origins] for level, origins in SLOTS.items()}
+_ROWS = [range(y, SIZE * SIZE, SIZE) for y in range(SIZE)]
+_level = itemgetter("level")
+_EMPTY: Space = (0, None)
 
 
 def top(seat: dict[str, Any]) -> Top:
@@ -16,27 +29,42 @@ def top(seat: dict[str, Any]) -> Top:
     Unbuilt spots are empty board spaces (level 0): the book lets bonus decorations go on "the
     empty spaces of the board or the pyramid", and a later tile simply covers them.
     """
-    out: Top = {spot: (0, None) for spot in _BOARD}
+    return dict(zip(_BOARD, _painted(seat), strict=True))
+
+
+def _painted(seat: dict[str, Any]) -> list[Space]:
+    """The view from above as a flat list (see _INDEX): the printed ring, then level by level
+    the tiles and, over them, that level's bonus pieces (a stable sort keeps list order)."""
+    out = [_EMPTY] * (SIZE * SIZE)
     for key, colour in seat["printed"].items():
-        x, y = map(int, key.split(","))
-        out[(x, y)] = (0, colour)
-    layers = [(t["level"], 0, t) for t in seat["tiles"]] + [
-        (b["level"], 1, b) for b in seat["bonuses"]]
-    for level, kind, item in sorted(layers, key=lambda e: (e[0], e[1])):
-        if kind == 0:
-            x0, y0 = SLOTS[level][item["slot"]]
-            for (dx, dy), colour in zip(OFFSETS, item["faces"], strict=True):
-                out[(x0 + dx, y0 + dy)] = (level, colour)
+        out[_INDEX[key]] = (0, colour)
+    for item in sorted([*seat["tiles"], *seat["bonuses"]], key=_level):
+        level = item["level"]
+        if "slot" in item:
+            for i, colour in zip(_TILE_INDICES[level][item["slot"]], item["faces"], strict=True):
+                out[i] = (level, colour)
         else:
+            space = (level, item["colour"])
             for x, y in item["cells"]:
-                out[(x, y)] = (level, item["colour"])
+                out[x * SIZE + y] = space
     return out
 
 
-def top_json(seat: dict[str, Any]) -> list[list[Any]]:
-    """The view from above as rows of [level, colour] (colour None on an empty space)."""
-    t = top(seat)
-    return [[list(t[(x, y)]) for x in range(SIZE)] for y in range(SIZE)]
+def top_rows(seat: dict[str, Any]) -> tuple[tuple[Space, ...], ...]:
+    """The view from above as rows of (level, colour), colour None on an empty space.
+
+    Every seat's board goes into every viewer's view, so one move draws each board once per
+    viewer: a small memo keyed by the exact JSON of what the drawing reads draws it once.
+    The result is immutable and shared; a view copies it out as JSON lists.
+    """
+    return _top_rows(orjson.dumps([seat["printed"], seat["tiles"], seat["bonuses"]]))
+
+
+@lru_cache(maxsize=256)
+def _top_rows(fingerprint: bytes) -> tuple[tuple[Space, ...], ...]:
+    printed, tiles, bonuses = orjson.loads(fingerprint)
+    spaces = _painted({"printed": printed, "tiles": tiles, "bonuses": bonuses})
+    return tuple(tuple(spaces[i] for i in row) for row in _ROWS)
 
 
 def chains(seat: dict[str, Any]) -> list[tuple[set[tuple[int, int]], str]]:
