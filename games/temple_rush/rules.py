@@ -32,9 +32,11 @@ State (plain JSON):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
+import orjson
 from pydantic import BaseModel, Field
 
 from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
@@ -139,11 +141,7 @@ class TempleRush:
         return state
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state["phase"] == "over":
-            return frozenset()
-        if state["phase"] == "lightning":
-            return frozenset(s for s, out in enumerate(state["lightning"]["out"]) if not out)
-        return frozenset(s for s, done in enumerate(state["done"]) if not done)
+        return _to_act(state)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
@@ -204,28 +202,7 @@ class TempleRush:
         """Everything on the table is public; only the deck's order and content stay hidden.
 
         Returned as a fresh copy, so no caller can reach into the state through it."""
-        race = state["lightning"]
-        return clone({
-            "players": state["players"],
-            "solo": state["solo"],
-            "phase": state["phase"],
-            "round": state["round"],
-            "quiet_rounds": state["quiet_rounds"],
-            "stall_rounds": state["options"]["stall_rounds"],
-            "roller": state["roller"],
-            "dice": [FACE_NAMES[d] for d in state["dice"]],
-            "holders": [card_view(c) for c in state["holders"]],
-            "deck_count": len(state["deck"]),
-            "acted": list(state["done"]),
-            "to_act": sorted(self.to_act(state)),
-            "completions": state["completions"],
-            "seats": [_seat_view(state, s) for s in range(state["players"])],
-            "lightning": None if race is None else _race_view(race),
-            "last_race": _last_race_view(state.get("last_race")),
-            "robot": _robot_view(state["robot"]) if state["solo"] else None,
-            "cooperative_finale": state["options"]["cooperative_finale"],
-            "end_reason": state["end_reason"],
-        })
+        return orjson.loads(_table_json(orjson.dumps(state)))
 
     def describe(self, move: Move) -> str:
         return describe_move(move)
@@ -583,7 +560,47 @@ def _breakdown(player: dict[str, Any]) -> dict[str, float]:
     return {part: float(points) for part, points in _score(player).items() if part != "total"}
 
 
+def _to_act(state: State) -> frozenset[int]:
+    if state["phase"] == "over":
+        return frozenset()
+    if state["phase"] == "lightning":
+        return frozenset(s for s, out in enumerate(state["lightning"]["out"]) if not out)
+    return frozenset(s for s, done in enumerate(state["done"]) if not done)
+
+
 # -- views -------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _table_json(state_json: bytes) -> bytes:
+    """The view as JSON, per state. Every seat and spectator asks for the same view after each
+    move: a small memo keyed by the state's exact JSON builds it once."""
+    return orjson.dumps(_table(orjson.loads(state_json)))
+
+
+def _table(state: State) -> dict[str, Any]:
+    race = state["lightning"]
+    return {
+        "players": state["players"],
+        "solo": state["solo"],
+        "phase": state["phase"],
+        "round": state["round"],
+        "quiet_rounds": state["quiet_rounds"],
+        "stall_rounds": state["options"]["stall_rounds"],
+        "roller": state["roller"],
+        "dice": [FACE_NAMES[d] for d in state["dice"]],
+        "holders": [card_view(c) for c in state["holders"]],
+        "deck_count": len(state["deck"]),
+        "acted": list(state["done"]),
+        "to_act": sorted(_to_act(state)),
+        "completions": state["completions"],
+        "seats": [_seat_view(state, s) for s in range(state["players"])],
+        "lightning": None if race is None else _race_view(race),
+        "last_race": _last_race_view(state.get("last_race")),
+        "robot": _robot_view(state["robot"]) if state["solo"] else None,
+        "cooperative_finale": state["options"]["cooperative_finale"],
+        "end_reason": state["end_reason"],
+    }
 
 
 def _size_counts(ids: list[int]) -> dict[str, int]:
