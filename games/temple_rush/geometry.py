@@ -83,6 +83,28 @@ def one_piece(masks: tuple[int, ...] | list[int]) -> bool:
     return True
 
 
+def pieces(masks: list[int]) -> list[int]:
+    """The separate figures the blocks `masks` make, each the union of its blocks' cells."""
+    out: list[int] = []
+    for mask in masks:
+        around, joined, apart = contacts(mask), mask, []
+        for piece in out:
+            if piece & around:
+                joined |= piece
+            else:
+                apart.append(piece)
+        out = [*apart, joined]
+    return out
+
+
+def joins_all(figures: list[int], mask: int) -> bool:
+    """Whether a block `mask` added to the figures of `pieces` leaves one piece: it must touch
+    each of them. `one_piece` of the blocks plus this one, when many blocks are tried on the
+    same figures (contacts are symmetric, so touching a figure is touching one of its blocks)."""
+    around = contacts(mask)
+    return all(piece & around for piece in figures)
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """One way to put one block inside a silhouette."""

@@ -48,7 +48,8 @@ from games.temple_rush.geometry import (
     Placement,
     buildable,
     joined_tiling,
-    one_piece,
+    joins_all,
+    pieces,
     tileable,
     tilings,
 )
@@ -281,14 +282,14 @@ def replacements(player: Player, zone: int, card: int, rest: list[Block], sizes:
     out of a construction: anywhere in that temple, on free cells, leaving the construction in
     one piece (unless Mortar is active there), and not exactly where the old block lay."""
     filled = zone_mask(rest)
-    masks = [mask(b) for b in rest]
+    figures = pieces([mask(b) for b in rest])
     loose_ok = player["mortar_zone"] == zone
     for spot in SHAPE_PLACEMENTS[card]:
         if spot.size not in sizes or spot.mask & filled:
             continue
         if (spot.size, spot.col, spot.row, spot.direction) == old:
             continue
-        if loose_ok or one_piece([*masks, spot.mask]):
+        if loose_ok or joins_all(figures, spot.mask):
             yield spot
 
 

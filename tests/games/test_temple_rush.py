@@ -32,7 +32,9 @@ from games.temple_rush.geometry import (
     contacts,
     fewest_blocks,
     joined_tiling,
+    joins_all,
     one_piece,
+    pieces,
     tileable,
 )
 from games.temple_rush.moves import bonus_moves
@@ -158,6 +160,17 @@ def test_blocks_join_on_top_or_underneath_not_side_by_side():
     side = block_mask(3, 2, 0, "upright")
     assert not one_piece([left, side]), "beside an upright block: not joined"
     assert one_piece([block_mask(3, 1, 0, "upright"), block_mask(3, 0, 3, "flat")])
+
+
+_BLOCKS = st.builds(block_mask, st.integers(1, 4), st.integers(0, 3), st.integers(0, 3),
+                    st.sampled_from(["flat", "upright"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(blocks=st.lists(_BLOCKS, max_size=6), new=_BLOCKS)
+def test_adding_a_block_to_the_figures_agrees_with_one_piece(blocks, new):
+    # Move generation tries many blocks on one construction through its figures (`pieces`).
+    assert joins_all(pieces(blocks), new) == one_piece([*blocks, new])
 
 
 def test_blocks_and_dice_match_the_box():
