@@ -76,6 +76,8 @@ _SENTENCES = {
     "end_turn": "ended the turn",
     "pass": "passed",
 }
+# The card texts every view carries, in deck order: built once, copied per view.
+_TEXTS = {name: TEXT[name] for name in COUNTS}
 # Searches: the opponent's redacted copy has no card, so the card is named only when present.
 _SEARCHES = {
     "levite": "played a Levite and searched the draw pile for a Structure",
@@ -234,7 +236,7 @@ class SolomonsTemple:
             "wrecking": state["wrecking"],
             "winner": state["winner"],
             "reason": state["reason"],
-            "texts": {name: TEXT[name] for name in COUNTS},
+            "texts": dict(_TEXTS),
             "gates": list(GATES),
             "turn_limit": state["turn_limit"],
         }
