@@ -96,7 +96,49 @@ def match_rng(seed: str, version: int) -> Random:
 
     Seeded from the match seed and the version alone, so seed + move log replays exactly.
     """
-    return Random(f"{seed}:{version}")
+    return SeededOnUse(f"{seed}:{version}")
+
+
+class SeededOnUse(Random):
+    """`Random(seed)`, drawing exactly the same numbers, but seeded at its first draw.
+
+    Most moves draw nothing, and seeding from a string (a SHA-512, then the Mersenne Twister's
+    key schedule) is nearly all the cost of making one: one per move on the server's hot path.
+    Every draw of `Random` goes through `random` or `getrandbits`, so those seed first.
+    """
+
+    def __init__(self, seed: str) -> None:
+        self._unused_seed: str | None = seed
+        self.gauss_next = None
+
+    def _seed_now(self) -> None:
+        if self._unused_seed is not None:
+            seed, self._unused_seed = self._unused_seed, None
+            super().seed(seed)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._unused_seed = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        self._seed_now()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._seed_now()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        self._seed_now()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._unused_seed = None
+        super().setstate(state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy or a pickle is a plain Random in the same state.
+        return Random, (), self.getstate()
 
 
 def ranking_from_scores(scores: Sequence[float]) -> list[int]:
