@@ -259,10 +259,11 @@ def swap_moves(state: dict[str, Any], seat: int, kind: str) -> list[Move]:
         if card is None or zone in closed:
             continue
         blocks = player["zones"][zone]
-        for block in blocks:
+        masks = [mask(b) for b in blocks]
+        for i, block in enumerate(blocks):
             old = _where(block)
             sizes = in_supply - {block["size"]} if kind == "chisel" else in_supply | {block["size"]}
-            rest = [b for b in blocks if b is not block]
+            rest = masks[:i] + masks[i + 1:]
             if next(replacements(player, zone, card, rest, sizes, old), None) is not None:
                 moves.append({"type": kind, "zone": zone, "block": block["id"]})
     return moves
@@ -276,13 +277,16 @@ def _where(block: Block) -> tuple[int, int, int, str]:
     return block["size"], block["col"], block["row"], block["dir"]
 
 
-def replacements(player: Player, zone: int, card: int, rest: list[Block], sizes: set[int],
+def replacements(player: Player, zone: int, card: int, rest: list[int], sizes: set[int],
                  old: tuple[int, int, int, str]) -> Iterator[Placement]:
     """Where a block of one of `sizes` may replace the block `old` (size, col, row, dir) taken
-    out of a construction: anywhere in that temple, on free cells, leaving the construction in
-    one piece (unless Mortar is active there), and not exactly where the old block lay."""
-    filled = zone_mask(rest)
-    figures = pieces([mask(b) for b in rest])
+    out of a construction whose other blocks' masks are `rest`: anywhere in that temple, on free
+    cells, leaving the construction in one piece (unless Mortar is active there), and not
+    exactly where the old block lay."""
+    filled = 0
+    for block_mask in rest:
+        filled |= block_mask
+    figures = pieces(rest)
     loose_ok = player["mortar_zone"] == zone
     for spot in SHAPE_PLACEMENTS[card]:
         if spot.size not in sizes or spot.mask & filled:
@@ -304,7 +308,8 @@ def replacement_moves(state: dict[str, Any], seat: int) -> list[Move]:
     if swap["by"] == "chisel":
         sizes -= {swap["size"]}
     old = (swap["size"], swap["col"], swap["row"], swap["dir"])
-    spots = replacements(player, zone, state["holders"][zone], player["zones"][zone], sizes, old)
+    rest = [mask(b) for b in player["zones"][zone]]
+    spots = replacements(player, zone, state["holders"][zone], rest, sizes, old)
     return [{"type": "place", "zone": zone, **spot.as_move()} for spot in spots]
 
 
