@@ -170,7 +170,7 @@ class TempleOfFive:
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, Events]:
         if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
             raise _refuse("illegal_move", "that move is not legal now")
-        state = clone(state)
+        state = _copy(state)
         me = state["seats"][seat]
         events: Events = []
         kind = move["type"]
@@ -333,6 +333,15 @@ class TempleOfFive:
 
 
 # ----- helpers ---------------------------------------------------------------------------------
+def _copy(state: State) -> State:
+    """A copy for `apply` to change. The blessing decks are two thirds of the state and change
+    only by losing their top card: their lists are copied, their cards shared between states.
+    So a card in `decks` is never changed in place (`_fresh_card` copies it as it leaves)."""
+    copy = clone({**state, "decks": None})
+    copy["decks"] = {god: list(cards) for god, cards in state["decks"].items()}
+    return copy
+
+
 def _new_seat() -> dict[str, Any]:
     """An empty seat; its board (`printed`) is dealt once the decks are shuffled."""
     return {
@@ -377,7 +386,8 @@ def _reveal(state: State, god: str) -> None:
 
 
 def _fresh_card(card: dict[str, Any]) -> dict[str, Any]:
-    return {**card, "priests": [None] * len(card["cells"])}
+    """A card leaving its deck, with no priests on it: a deep copy (deck cards are shared)."""
+    return {**clone(card), "priests": [None] * len(card["cells"])}
 
 
 def _deal(state: State) -> None:
