@@ -14,11 +14,14 @@ Top = dict[tuple[int, int], tuple[int, str | None]]
 Space = tuple[int, str | None]
 _BOARD = [(x, y) for x in range(SIZE) for y in range(SIZE)]
 # The view from above is painted on a flat list, index x * SIZE + y (the order of _BOARD): these
-# tables turn a printed key, a tile slot and a board row into indices once, at import.
+# tables turn a printed key, a tile slot, a board row and a space's neighbours into indices once,
+# at import.
 _INDEX = {f"{x},{y}": x * SIZE + y for x, y in _BOARD}
 _TILE_INDICES = {level: [tuple((x0 + dx) * SIZE + y0 + dy for dx, dy in OFFSETS)
                          for x0, y0 in origins] for level, origins in SLOTS.items()}
 _ROWS = [range(y, SIZE * SIZE, SIZE) for y in range(SIZE)]
+_NEIGHBOURS = [[(x + dx) * SIZE + y + dy for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE] for x, y in _BOARD]
 _level = itemgetter("level")
 _EMPTY: Space = (0, None)
 
@@ -69,23 +72,21 @@ def _top_rows(fingerprint: bytes) -> tuple[tuple[Space, ...], ...]:
 
 def chains(seat: dict[str, Any]) -> list[tuple[set[tuple[int, int]], str]]:
     """Every chain: 2+ same-colour spaces orthogonally adjacent as seen from above."""
-    t = top(seat)
-    seen: set[tuple[int, int]] = set()
+    colours = [colour for _, colour in _painted(seat)]
+    seen: set[int] = set()
     out = []
-    for start in sorted(t):
-        colour = t[start][1]
+    for start, colour in enumerate(colours):
         if colour is None or start in seen:
             continue
         group, stack = {start}, [start]
         while stack:
-            x, y = stack.pop()
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if n in t and n not in group and t[n][1] == colour:
+            for n in _NEIGHBOURS[stack.pop()]:
+                if n not in group and colours[n] == colour:
                     group.add(n)
                     stack.append(n)
         seen |= group
         if len(group) >= 2:
-            out.append((group, colour))
+            out.append(({_BOARD[i] for i in group}, colour))
     return out
 
 
