@@ -20,6 +20,7 @@ State (plain JSON):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from random import Random
 from typing import Any, ClassVar
 
@@ -234,29 +235,27 @@ def _scored(opts: dict[str, Any]) -> bool:
 # -- legality ----------------------------------------------------------------------------------
 
 
-def _open_slots(rows: list[list[str | None]]) -> list[tuple[int, int, frozenset[str] | None]]:
+def _open_slots(rows: list[list[str | None]]) -> Iterator[tuple[int, int, frozenset[str] | None]]:
     """Empty slots a gem may go in, each with the colours it may be (None: any colour).
 
-    The rule of `_slot_open`, scanned row by row: a third faster than asking it slot by slot.
+    The rule of `_slot_open`, scanned row by row (a third faster than asking it slot by slot),
+    lazily: `_can_play` mostly stops at the first slot.
     """
     base = rows[0]
     if base[FOCUS_POS] is None:
-        return [(0, FOCUS_POS, None)]
-    slots: list[tuple[int, int, frozenset[str] | None]] = [
-        (0, pos, None)
-        for pos in range(BASE_WIDTH)
-        if base[pos] is None
-        and (
+        yield 0, FOCUS_POS, None
+        return
+    for pos in range(BASE_WIDTH):
+        if base[pos] is None and (
             (pos > 0 and base[pos - 1] is not None)
             or (pos < BASE_WIDTH - 1 and base[pos + 1] is not None)
-        )
-    ]
+        ):
+            yield 0, pos, None
     for row in range(1, BASE_WIDTH):
         below = rows[row - 1]
         for pos, here in enumerate(rows[row]):
             if here is None and below[pos] is not None and below[pos + 1] is not None:
-                slots.append((row, pos, _slot_colours(rows, row, pos)))
-    return slots
+                yield row, pos, _slot_colours(rows, row, pos)
 
 
 def _slot_open(rows: list[list[str | None]], row: int, pos: int) -> bool:
