@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,29 +32,32 @@ class Snapshot:
 
 def state_message(snap: Snapshot, seat: int | None) -> dict[str, Any]:
     """The wire `state` message for one seat (None: a spectator). May raise if the rules do."""
+    return state_messages(snap, (seat,))[seat]
+
+
+def state_messages(snap: Snapshot, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The `state` message for each of `seats`: what every seat is told alike (whose turn, the
+    outcome) is asked of the rules once, each seat's own view and moves once per seat."""
+    seats = list(dict.fromkeys(seats))
     if snap.state is None:
-        return {"type": "state", "version": snap.version, "seat": seat, "status": snap.status,
-                "view": None, "to_act": [], "legal_moves": [], "outcome": None, "events": [],
-                "deadlines": {}, "timed_out_seat": None, "clock_banks": None}
+        return {seat: {"type": "state", "version": snap.version, "seat": seat,
+                       "status": snap.status, "view": None, "to_act": [], "legal_moves": [],
+                       "outcome": None, "events": [], "deadlines": {}, "timed_out_seat": None,
+                       "clock_banks": None} for seat in seats}
     game = snap.game
     # Only a game in play has seats to act: an aborted or errored room keeps the rules' last
     # state, whose `to_act` would tell a client it may move where every move is refused.
     active = snap.status == "active"
     to_act = sorted(game.to_act(snap.state)) if active else []
     outcome = game.outcome(snap.state)
-    may_move = active and seat is not None and seat in to_act
-    events = [e for e in map(Event.from_json, snap.events) if e.visible_to(seat)]
-    return {
-        "type": "state",
-        "version": snap.version,
-        "seat": seat,
-        "status": snap.status,
-        "view": game.view(snap.state, seat),
-        "to_act": to_act,
-        "legal_moves": game.legal_moves(snap.state, seat) if may_move else [],
-        "outcome": outcome.to_json() if outcome else None,
-        "events": [e.to_json() for e in events],
-        "deadlines": snap.deadlines if snap.status == "active" else {},
-        "timed_out_seat": snap.timed_out,
-        "clock_banks": snap.banks,
-    }
+    shared = {"to_act": to_act, "outcome": outcome.to_json() if outcome else None,
+              "deadlines": snap.deadlines if active else {}, "timed_out_seat": snap.timed_out,
+              "clock_banks": snap.banks}
+    events = [Event.from_json(e) for e in snap.events]
+    return {seat: {"type": "state", "version": snap.version, "seat": seat, "status": snap.status,
+                   "view": game.view(snap.state, seat),
+                   "legal_moves": game.legal_moves(snap.state, seat)
+                   if active and seat in to_act else [],
+                   "events": [e.to_json() for e in events if e.visible_to(seat)],
+                   **shared}
+            for seat in seats}

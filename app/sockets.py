@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.websockets import WebSocket
 
-from app.snapshot import Snapshot, state_message
+from app.snapshot import Snapshot, state_messages
 
 if TYPE_CHECKING:
     from app.chat import Greeting  # app.chat imports this module
@@ -146,11 +146,11 @@ class RoomSockets:
         already seen that state or a newer one. `force` (an admin rollback) sends regardless."""
         targets = [only] if only is not None else self._rooms.get(snap.code, ())
         fresh = [c for c in targets if force or c.wants(snap)]
-        by_seat: dict[int | None, str] = {}
+        if not fresh:
+            return
         try:
-            for client in fresh:
-                if client.seat not in by_seat:
-                    by_seat[client.seat] = orjson.dumps(state_message(snap, client.seat)).decode()
+            by_seat = {seat: orjson.dumps(message).decode() for seat, message in
+                       state_messages(snap, (client.seat for client in fresh)).items()}
         except Exception as exc:  # a rule module failed: the room errors, the server goes on
             on_rule_error(exc)
             return
