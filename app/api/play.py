@@ -20,6 +20,7 @@ from app.auth import check_found, hash_token
 from app.client_ids import check_player_id
 from app.errors import ApiError
 from app.hall import Hall
+from app.idle import QuietWatch
 from app.models import Player, Room, Seat
 from app.moves import Mover, submit_move
 from app.quotas import client_address
@@ -187,31 +188,32 @@ async def _greet(hall: Hall, client: Client) -> None:
 
 async def _serve(hall: Hall, client: Client) -> None:
     limit = RateLimit(hall.settings.rate_per_second, hall.settings.rate_burst)
-    idle = hall.settings.ws_idle_seconds or None
-    while True:
-        try:
-            async with asyncio.timeout(idle):  # no task per frame, unlike wait_for
-                raw = await client.ws.receive()
-        except TimeoutError:  # slowloris: a silent socket holds memory and a connection slot
-            if client.closed:
-                return  # closed a window ago and the peer never answered the close
-            client.close(4408, "idle; send a ping at least every "
-                         f"{hall.settings.ws_idle_seconds:g} s")
-            continue
-        if raw["type"] == "websocket.disconnect":
-            raise WebSocketDisconnect(raw.get("code", 1000))
-        if not limit.allow():  # every frame counts, whatever it holds
-            client.send(_error("rate_limited", "Too many messages; slow down a little."))
-            continue
-        text = raw.get("text")
-        if text is None:
-            client.send(_error("bad_message", "Send JSON text frames, not binary."))
-            continue
-        if len(text.encode()) > hall.settings.max_message_bytes:
-            client.send(_error("message_too_large", f"Messages are limited to "
-                               f"{hall.settings.max_message_bytes} bytes."))
-            continue
-        await _handle(hall, client, text)
+    quiet = QuietWatch(hall.settings.ws_idle_seconds or None)
+    try:
+        while True:
+            raw = await quiet.receive(client.ws.receive())
+            if raw is None:  # slowloris: a silent socket holds memory and a connection slot
+                if client.closed:
+                    return  # closed a window ago and the peer never answered the close
+                client.close(4408, "idle; send a ping at least every "
+                             f"{hall.settings.ws_idle_seconds:g} s")
+                continue
+            if raw["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(raw.get("code", 1000))
+            if not limit.allow():  # every frame counts, whatever it holds
+                client.send(_error("rate_limited", "Too many messages; slow down a little."))
+                continue
+            text = raw.get("text")
+            if text is None:
+                client.send(_error("bad_message", "Send JSON text frames, not binary."))
+                continue
+            if len(text.encode()) > hall.settings.max_message_bytes:
+                client.send(_error("message_too_large", f"Messages are limited to "
+                                   f"{hall.settings.max_message_bytes} bytes."))
+                continue
+            await _handle(hall, client, text)
+    finally:
+        quiet.close()
 
 
 async def _handle(hall: Hall, client: Client, text: str) -> None:
