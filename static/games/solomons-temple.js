@@ -1,6 +1,6 @@
 // Solomon's Temple: both boards (Temple, gates, armies), cards in play, your hand, and the
-// reaction windows (a Sin, an answer, a Blemished Animal, Israelite Armies, instants in the
-// opponent's turn) with a Pass button.
+// reaction windows (a Sin, an answer, a Blemished Animal, Israelite Armies, instants such as the
+// evil cards and the Peace and Guilt Offerings in the opponent's turn) with a Pass button.
 import { h, replace } from "/static/ui.js";
 
 const STEP = {
@@ -9,15 +9,19 @@ const STEP = {
   answer: "A Sin was played: atone for it?", blemish: "An animal offering was made: blemish it?",
   place: "Phase III: place a piece", discard: "Phase IV: discard up to two",
   peace_take: "Peace Offering: take a card", peace_give: "Peace Offering: give a card back",
-  instant: "Your opponent's turn: play an instant now?",
+  instant: "Instant window for the player not on turn",
   sack: "The Temple is sacked: choose a Furnishing to carry off",
   relocate: "Israelite Army: click a free space (or a button) for the marked army",
   siege_move: "The siege broke a gate: move one army one extra space, or pass",
   over: "Game over",
 };
+// The status line is read by both players; the prompt only by the seat asked (the "instant"
+// window's prompt speaks to the player not on turn, so it says so there alone).
+const ASK = { instant: "Your opponent's turn: play an instant now?" };
 const WINDOWS = new Set(["defend", "sin", "answer", "blemish", "instant"]);
-// Steps that ask the player on turn to choose (shown as a prompt like a window).
-const CHOICES = new Set(["sack", "relocate", "siege_move"]);
+// Steps that ask for a choice (shown as a prompt like a window): the Peace Offering's exchange
+// may be made in the opponent's turn, where nothing else says it is this seat's move.
+const CHOICES = new Set(["sack", "relocate", "siege_move", "peace_take", "peace_give"]);
 
 function where(r, c) {
   if (r === 0) return `outside the wall, column ${c + 1}`;
@@ -28,11 +32,11 @@ const COMPASS = { n: "north", s: "south", e: "east", w: "west" };
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];
 
-function label(m) {
+function label(m, step) {
   const card = m.card || "";
   switch (m.type) {
     case "play": return `Play ${card}`;
-    case "offer": return `Offer ${card}`;
+    case "offer": return `Make a ${card}`;
     case "evil": return `Play ${card} on opponent`;
     case "levite": return card ? `Levite: take ${card}` : "Levite: search (no Structure in your pile)";
     case "peace_take": return `Take ${card}`;
@@ -64,19 +68,19 @@ function label(m) {
     case "announce": return "Announce a build";
     case "skip_build": return "Do not build";
     case "end_turn": return "End turn";
-    case "pass": return "Pass";
+    case "pass": return step === "peace_take" ? "Take nothing (the Peace Offering ends)" : "Pass";
     default: return m.type;
   }
 }
 
 function key(m) { return Object.entries(m).map(([k, v]) => `${k}=${v}`).join(";"); }
 
-function moveButton(m, ctx) {
+function moveButton(m, step, ctx) {
   return h("button", {
     class: `st-move st-${m.type}`, "data-legal": "true", "data-key": key(m),
-    "data-testid": `move-${m.type}`, "aria-label": label(m),
+    "data-testid": `move-${m.type}`, "aria-label": label(m, step),
     onclick: () => ctx.play(m).catch(() => {}),
-  }, label(m));
+  }, label(m, step));
 }
 
 // During an Israelite Army's re-location the defender may also click a free space of their own
@@ -172,7 +176,7 @@ export default {
     const window = WINDOWS.has(view.step) || CHOICES.has(view.step);
     const who = actor === null ? "" : `${ctx.name(actor)} to move`;
     const prompt = window && mine
-      ? h("div", { class: "st-prompt", "data-testid": "window" }, STEP[view.step],
+      ? h("div", { class: "st-prompt", "data-testid": "window" }, ASK[view.step] || STEP[view.step],
           view.step === "blemish" && view.offering ? ` (${view.offering})`
             : view.step === "sack" ? ` (${view.sack} left)`
             : view.step === "relocate" ? ` (army ${view.relocate[0] + 1}; ${view.relocate.length} left)`
@@ -187,7 +191,7 @@ export default {
       `Turn ${view.turn_no} · ${ctx.name(view.turn)}'s turn · ${STEP[view.step]} · ${who}`,
       view.sin ? ` · Sin in play: ${view.sin}` : "", view.grain ? " · Grain Offering on the Altar" : "");
     const moves = h("div", { class: "st-moves", "data-testid": "moves" },
-      ctx.legalMoves.map((m) => moveButton(m, ctx)));
+      ctx.legalMoves.map((m) => moveButton(m, view.step, ctx)));
     const order = ctx.seat === 1 ? [1, 0] : [0, 1];
     replace(container, h("div", { class: "st-root" }, status, die, prompt, moves,
       handPanel(view, ctx), h("div", { class: "st-sides" }, order.map((s) => sidePanel(view, s, ctx)))));
