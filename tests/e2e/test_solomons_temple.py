@@ -20,6 +20,8 @@ from tests.e2e.solomon_strategy import choose
 
 pytestmark = pytest.mark.e2e
 SEED = "solomon-e2e-15"  # found by replaying `choose` over seeds: a Burnt Offering on move 120
+# Found the same way: after 12 moves seat 1 holds Peace and Guilt Offerings in its defend window.
+PEACE_SEED, PEACE_AT = "st-280", 12
 TURN_LIMIT = 24
 PHONE_WIDTH = 390
 MAX_STEPS = 400
@@ -42,12 +44,12 @@ def create_room(client: Client) -> str:
     return client.page.get_by_test_id("invite-link").input_value()
 
 
-def fix_seed(server, link: str) -> None:
+def fix_seed(server, link: str, seed: str = SEED) -> None:
     """Set the waiting room's seed so the game is the one the seed search found."""
     path = server._env["DATABASE_URL"].split("///", 1)[1]
     code = link.rstrip("/").rsplit("/", 1)[-1]
     with sqlite3.connect(path) as db:
-        changed = db.execute("UPDATE rooms SET seed = ? WHERE code = ?", (SEED, code)).rowcount
+        changed = db.execute("UPDATE rooms SET seed = ? WHERE code = ?", (seed, code)).rowcount
     assert changed == 1, f"no room {code}"
 
 
@@ -117,3 +119,57 @@ def test_two_friends_play_solomons_temple_to_the_end(open_client, server) -> Non
         assert not client.page_errors, client.page_errors
     host.page.screenshot(path=str(ARTIFACTS / "solomons-temple-end.png"), full_page=True)
     print(json.dumps({"steps": steps, "windows": windows, "seconds": time.monotonic() - started}))
+
+
+def test_a_peace_offering_in_the_opponents_window(open_client, server) -> None:
+    """The Instant Offerings may answer in the opponent's windows: the defender makes a Peace
+    Offering by clicking, the player on turn may blemish it, the defender exchanges a card, and
+    play goes back to the defend window it was made in."""
+    host = open_client("host")
+    guest = open_client("guest")
+    host.choose_name("Ada")
+    link = create_room(host)
+    host.wait_live()
+    guest.take_seat_from_link(link, "Bea")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    fix_seed(server, link, PEACE_SEED)
+    host.page.get_by_test_id("start").click()
+    expect(host.page.get_by_test_id("hand")).to_be_visible()
+    seated = {c.seat: c for c in (host, guest)}
+
+    def click(move: dict) -> Client:
+        mover = seated[host.state()["to_act"][0]]
+        version = mover.state()["version"]
+        mover.page.locator(f'[data-key="{move_key(move)}"]').first.click()
+        mover.page.wait_for_function(SETTLED, arg=version)
+        other = guest if mover is host else host
+        other.page.wait_for_function(CAUGHT_UP, arg=mover.state()["version"])
+        return seated[host.state()["to_act"][0]]
+
+    mover = seated[host.state()["to_act"][0]]
+    for _ in range(PEACE_AT):
+        mover = click(choose(mover.state()["legal_moves"]))
+    defender = mover
+    view = defender.state()["view"]
+    assert view["step"] == "defend" and view["turn"] != defender.seat
+    expect(defender.page.get_by_test_id("window")).to_have_text("Defend against the attack")
+    offer = defender.page.get_by_role("button", name="Make a Peace Offering")
+    expect(offer).to_be_visible()
+    expect(defender.page.get_by_role("button", name="Make a Guilt Offering")).to_be_visible()
+    defender.page.screenshot(path=str(ARTIFACTS / "solomons-temple-peace-in-defend.png"))
+
+    builder = click({"type": "offer", "card": "Peace Offering"})
+    assert builder is not defender
+    expect(builder.page.get_by_test_id("window")).to_contain_text("blemish it? (Peace Offering)")
+    assert click({"type": "pass"}) is defender
+    expect(defender.page.get_by_test_id("window")).to_have_text("Peace Offering: take a card")
+    expect(defender.page.get_by_role("button", name="Take nothing")).to_be_visible()
+    click({"type": "peace_take", "card": "Burnt Offering"})
+    expect(defender.page.get_by_test_id("window")).to_have_text("Peace Offering: give a card back")
+    assert click({"type": "peace_give", "card": "Guilt Offering"}) is defender
+    expect(defender.page.get_by_test_id("window")).to_have_text("Defend against the attack")
+    expect(defender.page.locator("[data-testid=hand] [data-card='Burnt Offering']")).to_be_visible()
+    name = "Ada" if defender is host else "Bea"
+    assert f"{name} offered a Peace Offering." in builder.page.locator("body").inner_text()
+    for client in (host, guest):
+        assert not client.page_errors, client.page_errors
