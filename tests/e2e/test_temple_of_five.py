@@ -179,3 +179,38 @@ def test_a_phone_player_plays_four_seats_against_bots(open_client) -> None:
     assert "goal" in kinds, "the ultimate-goal side was chosen by clicking"
     expect(end.get_by_test_id("scores").locator("tbody tr")).to_have_count(4)
     assert not me.page_errors, me.page_errors
+
+
+def test_both_friends_click_the_exchange_at_once(open_client) -> None:
+    """The materials exchange is simultaneous: two pages clicking on the same version are both
+    acknowledged (the later one is judged, not refused `stale`) and no error toast appears."""
+    host = open_client("host")
+    guest = open_client("guest")
+    received = []
+    for client in (host, guest):
+        client.page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    host.choose_name("Ada")
+    link = create_room(host)
+    host.wait_live()
+    guest.take_seat_from_link(link, "Bea")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    host.page.get_by_test_id("start").click()
+    for client in (host, guest):
+        expect(client.page.get_by_test_id("tof-hand")).to_be_visible()
+        client.page.wait_for_function("() => window.ziggurat.state.legal_moves.length > 0")
+    keys = []
+    for client in (host, guest):
+        move = client.state()["legal_moves"][0]
+        assert client.state()["version"] == 0 and move["type"] == "assign", move
+        keys.append(f"assign-{move['tile']}-{move['to']}")
+    # Two evaluate calls, not two Playwright clicks: the second page sends before it hears of
+    # the first page's move, as two people clicking at the same moment do.
+    click = "k => document.querySelector(`[data-key=\"${k}\"]`).click()"
+    host.page.evaluate(click, keys[0])
+    guest.page.evaluate(click, keys[1])
+    for client in (host, guest):
+        client.page.wait_for_function(
+            "() => window.ziggurat.state.version >= 2 && !window.ziggurat.page.pending.size")
+        expect(client.page.get_by_test_id("toast")).to_have_count(0)
+        assert not client.page_errors, client.page_errors
+    assert not [f for f in received if '"type":"error"' in f.replace(" ", "")], received
