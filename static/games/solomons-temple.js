@@ -4,7 +4,7 @@
 import { h, replace } from "/static/ui.js";
 
 const STEP = {
-  main: "Phase I: play cards", military: "Phase II: attack", defend: "Defend against the attack",
+  main: "Phase I: play cards", military: "Phase II: attack", defend: "Phase II: the defender (Israelite Armies)",
   build: "Phase III: build", sin: "A build is announced: sin against it?",
   answer: "A Sin was played: atone for it?", blemish: "An animal offering was made: blemish it?",
   place: "Phase III: place a piece", discard: "Phase IV: discard up to two",
