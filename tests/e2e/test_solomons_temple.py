@@ -152,7 +152,7 @@ def test_a_peace_offering_in_the_opponents_window(open_client, server) -> None:
     defender = mover
     view = defender.state()["view"]
     assert view["step"] == "defend" and view["turn"] != defender.seat
-    expect(defender.page.get_by_test_id("window")).to_have_text("Defend against the attack")
+    expect(defender.page.get_by_test_id("window")).to_have_text("Phase II: the defender (Israelite Armies)")
     offer = defender.page.get_by_role("button", name="Make a Peace Offering")
     expect(offer).to_be_visible()
     expect(defender.page.get_by_role("button", name="Make a Guilt Offering")).to_be_visible()
@@ -167,7 +167,7 @@ def test_a_peace_offering_in_the_opponents_window(open_client, server) -> None:
     click({"type": "peace_take", "card": "Burnt Offering"})
     expect(defender.page.get_by_test_id("window")).to_have_text("Peace Offering: give a card back")
     assert click({"type": "peace_give", "card": "Guilt Offering"}) is defender
-    expect(defender.page.get_by_test_id("window")).to_have_text("Defend against the attack")
+    expect(defender.page.get_by_test_id("window")).to_have_text("Phase II: the defender (Israelite Armies)")
     expect(defender.page.locator("[data-testid=hand] [data-card='Burnt Offering']")).to_be_visible()
     name = "Ada" if defender is host else "Bea"
     assert f"{name} offered a Peace Offering." in builder.page.locator("body").inner_text()
