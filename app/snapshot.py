@@ -30,15 +30,11 @@ class Snapshot:
         return REGISTRY[self.game_id]
 
 
-def state_message(snap: Snapshot, seat: int | None) -> dict[str, Any]:
-    """The wire `state` message for one seat (None: a spectator). May raise if the rules do."""
-    return state_messages(snap, (seat,))[seat]
-
-
 def state_messages(snap: Snapshot, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-    """The `state` message for each of `seats`: what every seat is told alike (whose turn, the
-    outcome) is asked of the rules once, each seat's own view and moves once per seat."""
-    seats = list(dict.fromkeys(seats))
+    """The wire `state` message for each of `seats` (None: a spectator); may raise if the rules
+    do. What every seat is told alike (whose turn, the outcome) is asked of the rules once, each
+    seat's own view and moves once per seat."""
+    seats = set(seats)
     if snap.state is None:
         return {seat: {"type": "state", "version": snap.version, "seat": seat,
                        "status": snap.status, "view": None, "to_act": [], "legal_moves": [],

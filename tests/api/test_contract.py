@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from app.errors import install_handlers
 from app.moves import Steps
-from app.snapshot import Snapshot, state_message
+from app.snapshot import Snapshot, state_messages
 from games import REGISTRY
 from games.protocol import match_rng
 from tests.api.client import Api, Conn, play_to_end
@@ -343,7 +343,7 @@ def test_private_events_and_moves_reach_only_their_seat() -> None:
     snap = Snapshot("abc-def-ghj", game.id, "active", 1, state,
                     [{"text": "public", "to": None, "data": None},
                      {"text": "secret", "to": [0], "data": {"card": "x"}}])
-    seen = {seat: state_message(snap, seat) for seat in (0, 1, None)}
+    seen = state_messages(snap, (0, 1, None))
     assert [e["text"] for e in seen[0]["events"]] == ["public", "secret"]
     assert [e["text"] for e in seen[1]["events"]] == ["public"]
     assert [e["text"] for e in seen[None]["events"]] == ["public"]

@@ -27,6 +27,7 @@ PHONE_WIDTH = 390
 MAX_STEPS = 400
 SETTLED = "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size"
 CAUGHT_UP = "v => window.ziggurat.state.version >= v"  # the next mover may be the other page
+DEFENDER_WINDOW = "Phase II: the defender (Israelite Armies)"
 
 
 def move_key(move: dict) -> str:
@@ -152,7 +153,7 @@ def test_a_peace_offering_in_the_opponents_window(open_client, server) -> None:
     defender = mover
     view = defender.state()["view"]
     assert view["step"] == "defend" and view["turn"] != defender.seat
-    expect(defender.page.get_by_test_id("window")).to_have_text("Phase II: the defender (Israelite Armies)")
+    expect(defender.page.get_by_test_id("window")).to_have_text(DEFENDER_WINDOW)
     offer = defender.page.get_by_role("button", name="Make a Peace Offering")
     expect(offer).to_be_visible()
     expect(defender.page.get_by_role("button", name="Make a Guilt Offering")).to_be_visible()
@@ -167,7 +168,7 @@ def test_a_peace_offering_in_the_opponents_window(open_client, server) -> None:
     click({"type": "peace_take", "card": "Burnt Offering"})
     expect(defender.page.get_by_test_id("window")).to_have_text("Peace Offering: give a card back")
     assert click({"type": "peace_give", "card": "Guilt Offering"}) is defender
-    expect(defender.page.get_by_test_id("window")).to_have_text("Phase II: the defender (Israelite Armies)")
+    expect(defender.page.get_by_test_id("window")).to_have_text(DEFENDER_WINDOW)
     expect(defender.page.locator("[data-testid=hand] [data-card='Burnt Offering']")).to_be_visible()
     name = "Ada" if defender is host else "Bea"
     assert f"{name} offered a Peace Offering." in builder.page.locator("body").inner_text()
