@@ -37,20 +37,27 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 
 
-async def maybe_player(hall: HallDep, authorization: AuthHeader = None) -> Player | None:
+async def maybe_player(request: Request, authorization: AuthHeader = None) -> Player | None:
     """The caller, read outside any session: routes only read it, and a request that needs no
     session (a join or a start on Postgres) then opens none (issue 10)."""
-    token, ttl = bearer(authorization), hall.settings.token_ttl
-    if hall.cache is not None:  # Postgres: one prepared statement
-        return await player_from_pool(hall.cache.pool, token, ttl)
-    return await player_for_token(hall.reader, token, ttl)
+    return await _caller(hall_of(request), authorization)
 
 
-async def current_player(player: Annotated[Player | None, Depends(maybe_player)]) -> Player:
+async def current_player(request: Request, authorization: AuthHeader = None) -> Player:
+    """`maybe_player`, required. Neither depends on another dependency (the Hall comes from the
+    request): FastAPI solves every level of dependencies anew on each request (issue 10)."""
+    player = await _caller(hall_of(request), authorization)
     if player is None:
         raise ApiError(401, "no_token", "Create a player first and send its token as "
                        "'Authorization: Bearer <token>'.")
     return player
+
+
+async def _caller(hall: Hall, authorization: str | None) -> Player | None:
+    token, ttl = bearer(authorization), hall.settings.token_ttl
+    if hall.cache is not None:  # Postgres: one prepared statement
+        return await player_from_pool(hall.cache.pool, token, ttl)
+    return await player_for_token(hall.reader, token, ttl)
 
 
 async def require_admin(hall: HallDep, authorization: AuthHeader = None) -> None:
