@@ -85,14 +85,19 @@ def spectator_sees_no_hidden_tile(open_client, link: str) -> None:
     assert not spectator.page_errors, spectator.page_errors
 
 
-def test_two_friends_play_a_whole_game_of_temple_of_five(open_client) -> None:
-    host = open_client("host")
-    guest = open_client("guest", phone=True)
+def _two_seated(host: Client, guest: Client) -> str:
+    """Ada makes a room and Bea takes the other seat from its invite link (returned)."""
     host.choose_name("Ada")
     link = create_room(host)
     host.wait_live()
     guest.take_seat_from_link(link, "Bea")
     expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    return link
+
+
+def test_two_friends_play_a_whole_game_of_temple_of_five(open_client) -> None:
+    host, guest = open_client("host"), open_client("guest", phone=True)
+    link = _two_seated(host, guest)
     host.page.get_by_test_id("start").click()
     for client in (host, guest):
         expect(client.page.get_by_test_id("tof-board")).to_be_visible()
@@ -184,16 +189,11 @@ def test_a_phone_player_plays_four_seats_against_bots(open_client) -> None:
 def test_both_friends_click_the_exchange_at_once(open_client) -> None:
     """The materials exchange is simultaneous: two pages clicking on the same version are both
     acknowledged (the later one is judged, not refused `stale`) and no error toast appears."""
-    host = open_client("host")
-    guest = open_client("guest")
+    host, guest = open_client("host"), open_client("guest")
     received = []
     for client in (host, guest):
         client.page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
-    host.choose_name("Ada")
-    link = create_room(host)
-    host.wait_live()
-    guest.take_seat_from_link(link, "Bea")
-    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    _two_seated(host, guest)
     host.page.get_by_test_id("start").click()
     for client in (host, guest):
         expect(client.page.get_by_test_id("tof-hand")).to_be_visible()
