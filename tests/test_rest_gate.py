@@ -25,33 +25,35 @@ class _App:
             self.running -= 1
 
 
+async def _under_way(gate: RestGate, kinds: list[str]) -> list[asyncio.Task[None]]:
+    """One call per scope type, each left to run until the app (or the gate) holds it."""
+    calls = [asyncio.create_task(gate({"type": kind}, None, None)) for kind in kinds]
+    await asyncio.sleep(0.01)
+    return calls
+
+
+async def _finish(app: _App, calls: list[asyncio.Task[None]]) -> None:
+    app.release.set()
+    await asyncio.wait_for(asyncio.gather(*calls), 5)
+
+
 async def test_requests_past_the_limit_wait_for_a_slot_and_all_are_answered() -> None:
     app = _App()
-    gate = RestGate(app, limit=2)
-    requests = [asyncio.create_task(gate({"type": "http"}, None, None)) for _ in range(5)]
-    await asyncio.sleep(0.01)
+    calls = await _under_way(RestGate(app, limit=2), ["http"] * 5)
     assert app.running == 2
-    app.release.set()
-    await asyncio.wait_for(asyncio.gather(*requests), 5)
+    await _finish(app, calls)
     assert app.most == 2 and app.running == 0
 
 
 async def test_websockets_pass_even_when_every_slot_is_taken() -> None:
     app = _App()
-    gate = RestGate(app, limit=1)
-    held = asyncio.create_task(gate({"type": "http"}, None, None))
-    sockets = [asyncio.create_task(gate({"type": "websocket"}, None, None)) for _ in range(3)]
-    await asyncio.sleep(0.01)
+    calls = await _under_way(RestGate(app, limit=1), ["http"] + ["websocket"] * 3)
     assert app.running == 4
-    app.release.set()
-    await asyncio.wait_for(asyncio.gather(held, *sockets), 5)
+    await _finish(app, calls)
 
 
 async def test_no_limit_when_set_to_zero() -> None:
     app = _App()
-    gate = RestGate(app, limit=0)
-    requests = [asyncio.create_task(gate({"type": "http"}, None, None)) for _ in range(20)]
-    await asyncio.sleep(0.01)
+    calls = await _under_way(RestGate(app, limit=0), ["http"] * 20)
     assert app.running == 20
-    app.release.set()
-    await asyncio.wait_for(asyncio.gather(*requests), 5)
+    await _finish(app, calls)
