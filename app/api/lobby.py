@@ -5,13 +5,21 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 from sqlalchemy import insert, select, update
 
 from app import absence, rooms, seatwrite
 from app.api.bounds import MAX_SEAT
-from app.api.deps import Address, CurrentPlayer, HallDep, MaybePlayer, SessionDep
+from app.api.deps import (
+    Address,
+    CurrentPlayer,
+    HallDep,
+    MaybePlayer,
+    SessionDep,
+    client_host,
+    hall_of,
+)
 from app.auth import hash_token, new_token, token_times
 from app.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.db import transaction
@@ -68,9 +76,9 @@ _NEW_PLAYER = ("INSERT INTO players (id, name, token_hash, created_at, token_ren
 
 
 @router.post("/players", status_code=201)
-async def create_player(body: NewPlayer, hall: HallDep,
-                        where: Address) -> dict[str, str | None]:
+async def create_player(body: NewPlayer, request: Request) -> dict[str, str | None]:
     """One INSERT, no ORM session: the benchmark's rooms each start with two of these."""
+    hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("players", where)
     token, now = new_token(), utcnow()
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
@@ -131,8 +139,8 @@ SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 
 
 
 @router.post("/rooms", status_code=201)
-async def create_room(body: NewRoom, player: CurrentPlayer, hall: HallDep,
-                      where: Address) -> dict[str, Any]:
+async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) -> dict[str, Any]:
+    hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("rooms", where, player.id)
     if hall.cache is not None:  # Postgres: one statement, and the answer needs no reading
         room, seats = rooms.new_room(player, body.game, body.options, body.seats,
@@ -201,8 +209,9 @@ async def _answer(code: str, hall: HallDep) -> dict[str, Any]:
 
 
 @router.post("/rooms/{code}/join")
-async def join_room(code: str, player: CurrentPlayer, hall: HallDep, where: Address,
+async def join_room(code: str, player: CurrentPlayer, request: Request,
                     body: SeatChoice | None = None) -> dict[str, Any]:
+    hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("joins", where, player.id)
     return await _seat_change(code, hall, rooms.join_seats, player,
                               body.seat if body else None)
@@ -245,7 +254,8 @@ async def reclaim_seat(code: str, player: CurrentPlayer, session: SessionDep,
 
 
 @router.post("/rooms/{code}/start")
-async def start_room(code: str, player: CurrentPlayer, hall: HallDep) -> dict[str, Any]:
+async def start_room(code: str, player: CurrentPlayer, request: Request) -> dict[str, Any]:
+    hall = hall_of(request)
     payload = await _seat_change(code, hall, rooms.start_seats, player)
     hall.bots.wake(payload["code"])
     return payload
