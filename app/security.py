@@ -113,6 +113,25 @@ class RedactTokens(logging.Filter):
         return True
 
 
+# What uvicorn (and the websockets library through it) logs on its error logger for every
+# websocket opened, accepted and closed.
+_SOCKET_LINES = frozenset({'%s - "WebSocket %s" [accepted]', "connection open",
+                           "connection closed"})
+
+
+class SocketLines(logging.Filter):
+    """uvicorn logs two lines per websocket opened on its error logger: access-log lines by
+    nature, so they follow the access log and go with `--no-access-log` (they cost 2.5% of a
+    room's set-up, and a write to the log each; issue 10). Refusals (403 and the like) stay."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg not in _SOCKET_LINES:
+            return True
+        access = logging.getLogger("uvicorn.access")
+        return bool(access.handlers) or access.propagate
+
+
 def install_log_filter() -> None:
+    logging.getLogger("uvicorn.error").addFilter(SocketLines())  # first: no masking for those
     for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
         logging.getLogger(name).addFilter(RedactTokens())

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import websockets
 
-from app.security import RedactTokens
+from app.security import RedactTokens, SocketLines
 from tests.api.client import Api
 
 
@@ -52,6 +52,25 @@ def test_tokens_in_logged_urls_are_masked() -> None:
                                "/api/rooms/abc/ws?token=s3cret&x=1", "1.1", 101), None)
     RedactTokens().filter(record)
     assert "s3cret" not in record.getMessage() and "token=***&x=1" in record.getMessage()
+
+
+@pytest.mark.parametrize("access_log", [True, False])
+def test_websocket_lines_follow_the_access_log(access_log: bool,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn logs every socket's opening on its error logger; `--no-access-log` (which
+    empties the access logger and stops it propagating) drops those lines, never a refusal."""
+    access = logging.getLogger("uvicorn.access")
+    monkeypatch.setattr(access, "handlers", [logging.NullHandler()] if access_log else [])
+    monkeypatch.setattr(access, "propagate", False)
+
+    def line(msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("uvicorn.error", logging.INFO, "", 0, msg, args, None)
+
+    opened = [line('%s - "WebSocket %s" [accepted]', "1.2.3.4", "/api/rooms/abc/ws"),
+              line("connection open"), line("connection closed")]
+    assert [SocketLines().filter(r) for r in opened] == [access_log] * 3
+    refused = line('%s - "WebSocket %s" 403', "1.2.3.4", "/api/rooms/abc/ws")
+    assert SocketLines().filter(refused) and SocketLines().filter(line("Started server"))
 
 
 async def test_a_chunked_body_over_the_cap_is_refused_with_the_same_code(api: Api) -> None:
