@@ -42,7 +42,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Routes are matched in order: every game socket first (one route), then the lobby's.
     # They go straight into the app's own list: FastAPI 0.165 keeps an included router as one
     # nested route and matches a request through it twice, 7% of a room's set-up (issue 10).
-    # Each router's prefix and dependencies are already part of its routes.
+    # Each router's prefix and dependencies are already part of its routes; the app's
+    # `dependency_overrides` do not reach them (nothing here uses overrides).
     for module in (play, lobby, admin, replay, chat):
         app.router.routes.extend(module.router.routes)
     _serve_client(app, settings)
