@@ -12,7 +12,9 @@ async def test_every_game_serves_its_rules(api: Api) -> None:
         assert rules["game"] == game_id and rules["title"] == game.title
         assert rules["source"] in ("summary", "rules")
         assert rules["markdown"].startswith("# ")
-    for game_id in ("gem-pyramid", "temple-rush", "five-realms"):
+    for game_id in (
+        "gem-pyramid", "temple-rush", "five-realms", "temple-of-five", "solomons-temple"
+    ):
         rules = await api.call("GET", f"/api/games/{game_id}/rules")
         assert rules["source"] == "summary"  # written for players, not the RULES.md notes
         assert "*Reconstruction:*" in rules["markdown"], f"{game_id} marks no reconstruction"
