@@ -207,6 +207,21 @@ def test_the_square_is_dealt_again_when_one_card_is_left():
     assert len(state["square"]) == 6 and state["turn"] == 1
 
 
+def test_the_square_is_dealt_again_when_no_card_is_left():
+    """Book: "Complete the square of cards if there are 1 or 0 cards left." With none left, the
+    deck's cards fill the setup spots from A clockwise."""
+    state = table()
+    put(state, 0, 0, "raptor")
+    put(state, 1, 0, "raptor", "queen")
+    draw_next(state, "raptor", "witch")
+    state, _ = play(state, place(2, 0))
+    assert state["square"] == {}, "the whole connected group was collected"
+    dealt = state["deck"][:len(LAYOUT)]
+    state, _ = play(state, {"type": "influence"})
+    assert state["square"] == {f"{x},{y}": c for (x, y), c in zip(LAYOUT, dealt, strict=True)}
+    assert state["turn"] == 1
+
+
 def test_the_refill_threshold_is_the_data_constant(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("games.five_realms.rules.REFILL_BELOW", 3)
     state = table()
@@ -323,6 +338,55 @@ def test_titans_sit_apart_earn_a_castle_and_the_fifth_wins():
     assert GAME.to_act(state) == frozenset()
 
 
+def test_effects_do_not_apply_retroactively():
+    """Book: "The effects do not apply retroactively. They are triggered when the requirements
+    indicated on the card are met when it is in your Council." A Queen or a Warrior recruited
+    over a column already at 4 earns nothing and strikes nobody."""
+    for char in ("queen", "warrior"):
+        state = recruit_setup(("reptile", "king"), ("reptile", char))
+        influence(state, 0, "reptile", 4)
+        state, _ = play(state, {"type": "recruit"})
+        card = next(c for c in state["hand"] if card_character(state, c) == char)
+        state, _ = play(state, {"type": "choose", "card": card})
+        assert card in state["seats"][0]["council"]
+        assert [s["castles"] for s in state["seats"]] == [2, 2] and state["turn"] == 1
+
+
+def test_castles_earned_stay_when_the_character_is_destroyed():
+    """Book (Warrior Monk): "WHEN RECRUITED, steal from your opponent or destroy an opposing
+    Character or Titan. If destroyed, put it in the discard pile." and "If a Character is
+    destroyed or discarded, you do not lose the Castles you have earned thanks to its effect."
+    """
+    state = recruit_setup(("religious", "warrior_monk"), ("religious", "popess"))
+    [titan] = council(state, 1, ("feline", "titan"))
+    state["seats"][1]["castles"] = 3  # the Titan's castle, earned when recruited
+    monk = next(c for c in state["hand"] if card_character(state, c) == "warrior_monk")
+    state, _ = play(state, {"type": "choose", "card": monk})
+    assert GAME.legal_moves(state, 0) == [{"type": "steal"}, {"type": "destroy", "card": titan}]
+    state, _ = play(state, {"type": "destroy", "card": titan})
+    assert state["seats"][1]["titans"] == [] and titan in state["discard"]
+    assert [s["castles"] for s in state["seats"]] == [2, 3]
+
+
+def test_the_titan_race_counts_the_titans_held():
+    """Book: "have 5 different Titans during the game" / "As soon as you recruit your 5th
+    different Titan, you immediately win the game." A destroyed Titan no longer counts, and its
+    twin (or itself, from the discard pile) may be recruited again: you no longer have it."""
+    state = recruit_setup(("marine", "titan"), ("marine", "king"))
+    council(state, 0, ("feline", "titan"), ("raptor", "titan"), ("religious", "gaia"))
+    state["discard"].append(take(state, "religious", "ouranos"))  # destroyed earlier
+    state, _ = play(state, {"type": "recruit"})
+    titan = next(c for c in state["hand"] if card_character(state, c) == "titan")
+    state, _ = play(state, {"type": "choose", "card": titan})
+    assert len(state["seats"][0]["titans"]) == 4 and not state["over"]
+    again = recruit_setup(("marine", "king"), ("marine", "queen"))
+    gone = take(again, "marine", "king")
+    again["discard"].append(gone)  # a Marine King of seat 0 was destroyed
+    again, _ = play(again, {"type": "recruit"})
+    assert any(m.get("card") and card_character(again, m["card"]) == "king"
+               for m in GAME.legal_moves(again, 0))
+
+
 def test_the_religious_order_must_be_recruited():
     state = recruit_setup(("religious", "popess"), ("religious", "gaia"))
     assert state["todo"][0]["kind"] == "recruit", "RECRUIT is forced, no choice offered"
@@ -356,6 +420,25 @@ def test_imperial_banners_go_one_by_one_into_existing_columns():
     state, _ = play(state, GAME.legal_moves(state, 0)[1])
     counts = GAME.view(state, 0)["players"][0]["influence_counts"]
     assert counts["ursid"] == 2 and counts["marine"] == 2
+
+
+def test_imperial_banners_count_as_influence_of_their_column():
+    """Book: "When an Imperial Order Banner is in the column of a said Realm, it is then
+    considered as an influence of this Realm." and "Placement of 2 Imperial Order Banners in
+    the Ursid Column: The Ursid Warrior is triggered."
+    """
+    state = table()
+    influence(state, 0, "ursid", 2)
+    influence(state, 0, "marine", 1)
+    council(state, 0, ("ursid", "warrior"))
+    put(state, 0, 0, "imperial", "colonel")
+    draw_next(state, "imperial", "general")
+    state, _ = play(state, place(1, 0), {"type": "influence"})
+    for _ in range(2):
+        [ursid] = [m for m in GAME.legal_moves(state, 0) if m["realm"] == "ursid"]
+        state, _ = play(state, ursid)
+    assert len(state["seats"][0]["influence"]["ursid"]) == 4
+    assert [s["castles"] for s in state["seats"]] == [3, 1], "nothing to destroy: a steal"
 
 
 def test_queen_triggers_at_the_3rd_4th_and_5th_banner():
@@ -475,6 +558,18 @@ def test_general_gives_an_extra_turn_per_new_line():
     assert state["turn"] == 0 and state["todo"][0]["kind"] == "place"
 
 
+def test_an_extra_turn_is_lost_when_the_deck_is_empty():
+    """Book: "As soon as the Banner deck is empty, the game ends. The active player finishes
+    their turn, then each player triggers their end-of-game effects." A General's new turn
+    earned on the last card is not played."""
+    state = lines_setup()
+    council(state, 0, ("imperial", "general"))
+    state, _ = play(state, place(1, 0))
+    state, _ = play(last_card(state), {"type": "influence"})
+    assert state["over"] and GAME.to_act(state) == frozenset()
+    assert GAME.outcome(state) is not None
+
+
 def test_captain_earns_per_realm_majority_when_recruited():
     state = recruit_setup(("imperial", "captain"), ("imperial", "marshal"))
     influence(state, 0, "reptile", 2)
@@ -532,6 +627,17 @@ def test_captain_scores_majorities_again_at_the_end():
     influence(state, 0, "marine", 1)
     state, _ = play(last_card(state), {"type": "recruit"}, {"type": "decline"})
     assert [s["castles"] for s in state["seats"]] == [2, 3]
+
+
+def test_a_tie_in_a_realm_is_no_majority():
+    """Book (King): "if you strictly have more influence in the Realm of this King: earn ."
+    (Captain: "by Realm for which you have strictly more influence")."""
+    state = end_setup()
+    council(state, 0, ("marine", "king"), ("imperial", "captain"))
+    influence(state, 0, "marine", 1)
+    state["seats"][1]["influence"]["marine"].append(take(state, "marine", "queen"))
+    state, _ = play(last_card(state), {"type": "recruit"}, {"type": "decline"})
+    assert state["over"] and [s["castles"] for s in state["seats"]] == [2, 2]
 
 
 def test_the_opponent_sees_the_top_banner_but_never_a_hidden_character():
