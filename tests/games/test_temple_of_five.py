@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from games import IllegalMove
 from games.temple_of_five import board
-from games.temple_of_five.data import blessing_deck, decoration_tiles, special_tiles
+from games.temple_of_five.data import (
+    ROUNDS,
+    SLOTS,
+    blessing_deck,
+    decoration_tiles,
+    special_tiles,
+)
 from games.temple_of_five.rules import TempleOfFive, TempleOfFiveOptions, majority
 from tests.games.playout import play_random, step
 
@@ -549,6 +555,219 @@ def test_each_player_scores_only_the_goals_of_the_side_they_chose() -> None:
     parts = GAME.outcome(state).breakdown
     assert parts[0]["Ultimate goals"] == 4 + 3, "most cards won; most priests (shared)"
     assert parts[1]["Ultimate goals"] == 0, "side B: nothing where seat 1 leads"
+
+
+# -- more of the book's sentences, each pinned ------------------------------------------------
+
+
+def spaces(level: int) -> set[tuple[int, int]]:
+    """The board spaces a level's tiles may cover."""
+    return {(x + dx, y + dy) for x, y in SLOTS[level] for dx in (0, 1) for dy in (0, 1)}
+
+
+def test_setup_reveals_one_card_of_each_god_and_deals_ten_priests() -> None:
+    """"Then reveal one card from each deck and lay them out nearby face up" and "40 priest
+    pawns (4 sets of 10 pawns)": each seat starts with its set of ten in reserve."""
+    for players in (2, 3, 4):
+        state = fresh(players)
+        assert all(state["open"][g] is not None for g in ("red", "yellow", "green", "blue",
+                                                           "white"))
+        assert all(not any(c["priests"]) for c in state["open"].values())
+        assert [s["priests"] for s in state["seats"]] == [10] * players
+
+
+def test_the_three_levels_hold_nine_four_and_one_tile() -> None:
+    """"The first level consists of 9 decoration tiles. The second level consists of 4
+    decoration tiles. The third level consists of 1 special tile." — each level on top of the
+    one below ("Place tiles on top of the first level", "in the center of the second level")."""
+    assert [len(SLOTS[level]) for level in (1, 2, 3)] == [9, 4, 1]
+    assert spaces(3) < spaces(2) < spaces(1)
+    assert [level for level, _ in ROUNDS] == [1, 1, 1, 2, 2, 3]
+    assert [drawn for _, drawn in ROUNDS] == [3, 3, 3, 2, 2, 2]
+
+
+def test_four_players_give_one_tile_to_each_neighbour_and_none_across() -> None:
+    """"Keep 1 for yourself and give 1 to each neighbor (to your left and right)": with four
+    players the seat across the table gets nothing from you."""
+    state = fresh(4)
+    for seat, data in enumerate(state["seats"]):
+        data["hand"] = [[f"{seat}{k}", None, None, None] for k in "KLR"]
+    for seat in range(4):
+        for to in ("keep", "left"):
+            state, _ = GAME.apply(state, seat, {"type": "assign", "tile": 0, "to": to}, Random(0))
+    received = [sorted(t[0] for t in data["placing"]) for data in state["seats"]]
+    assert received == [["0K", "1R", "3L"], ["0L", "1K", "2R"], ["1L", "2K", "3R"],
+                        ["0R", "2L", "3K"]], "left is seat + 1, right is seat - 1"
+
+
+def test_one_may_not_keep_two_tiles_or_give_two_to_the_same_player() -> None:
+    """"You cannot keep two tiles for yourself or give two tiles to the same player!" """
+    state = fresh(3)
+    state, _ = GAME.apply(state, 0, {"type": "assign", "tile": 0, "to": "keep"}, Random(0))
+    assert {m["to"] for m in GAME.legal_moves(state, 0) if m["type"] == "assign"} == {
+        "left", "right"}
+    state, _ = GAME.apply(state, 0, {"type": "assign", "tile": 0, "to": "left"}, Random(0))
+    assert {k: len(v) for k, v in state["seats"][0]["sent"].items()} == {
+        "keep": 1, "left": 1, "right": 1, "discard": 0}, "the last tile went right by itself"
+
+
+def test_received_tiles_stay_hidden_from_the_other_seats() -> None:
+    """"At the end of this step, you will have 3 face-down tiles": others do not see them."""
+    state = fresh(3)
+    for seat in range(3):
+        for to in ("keep", "left"):
+            state, _ = GAME.apply(state, seat, {"type": "assign", "tile": 0, "to": to}, Random(0))
+    assert state["phase"] == "build"
+    for viewer in (None, 1, 2):
+        mine = GAME.view(state, viewer)["seats"][0]
+        assert mine["placing"] is None and mine["placing_count"] == 3
+    assert GAME.view(state, 0)["seats"][0]["placing"] == state["seats"][0]["placing"]
+
+
+def test_a_lone_decoration_is_no_chain_and_a_chain_may_be_of_any_shape() -> None:
+    """"A chain is 2 or more decorations of the same color, adjacent to each other horizontally
+    or vertically when viewed from above" and "A chain may be of any shape": an L of three is
+    one chain, a diagonal neighbour joins nothing."""
+    seat = fresh(2)["seats"][0]
+    seat["printed"] = {}
+    seat["tiles"] = [{"level": 1, "slot": 4, "faces": ["red", "red", "red", None]},
+                     {"level": 1, "slot": 0, "faces": [None, None, "green", None]},
+                     {"level": 1, "slot": 8, "faces": ["green", None, None, None]}]
+    assert [(sorted(c), colour) for c, colour in board.chains(seat)] == [
+        ([(3, 3), (4, 3), (4, 4)], "red")]
+
+
+def test_chains_join_the_board_and_every_level() -> None:
+    """"This way you may chain together decorations on different levels of the pyramid
+    including those on the board": a printed decoration, a level-1 and a level-2 space."""
+    seat = fresh(2)["seats"][0]
+    seat["printed"] = {"0,1": "blue"}
+    seat["tiles"] = [{"level": 1, "slot": 0, "faces": ["blue", "blue", None, None]},
+                     {"level": 2, "slot": 0, "faces": ["blue", None, None, None]}]
+    cells, colour = board.chains(seat)[0]
+    assert colour == "blue" and cells == {(0, 1), (1, 1), (2, 1), (2, 2)}
+    assert {board.top(seat)[c][0] for c in cells} == {0, 1, 2}
+
+
+def test_a_coloured_chain_serves_its_own_god_and_the_supreme_god_only() -> None:
+    """"Use yellow, blue, red and green chains to compete for the blessings of corresponding
+    gods. Use chains of any color to occupy cells of the Supreme God's cards." """
+    state = fresh(2)
+    my_priest_turn(state, 0, {f"{x},0": "green" for x in range(8)} | {"7,1": "green"})
+    state, _ = GAME.apply(state, 0, {"type": "chain", "x": 0, "y": 0}, Random(0))
+    assert {m["card"] for m in GAME.legal_moves(state, 0)} == {"green", "white"}
+
+
+def test_one_chain_fills_one_card_and_its_unused_length_is_lost() -> None:
+    """FAQ: "May I claim cells of different cards using one chain? - No, you may not." and "if I
+    used a chain of 8 spaces, but occupied cells 4 and 2 … All extra cells in such case are
+    lost and can't be used later." """
+    state = fresh(2)
+    state["open"]["white"] = white_example_card()
+    state["open"]["red"] = card("red", [4, 3, 2], [None, None, None])
+    my_priest_turn(state, 0, {f"{x},0": "red" for x in range(8)} | {"0,2": "blue", "0,3": "blue"})
+    state, _ = GAME.apply(state, 0, {"type": "chain", "x": 5, "y": 0}, Random(0))
+    assert state["seats"][0]["pending"] == {"length": 8, "colour": "red"}
+    assert all(m["type"] == "occupy" for m in GAME.legal_moves(state, 0))
+    state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "white", "cells": [0, 3]},
+                          Random(0))
+    me = state["seats"][0]
+    assert state["turn"] == 0 and me["pending"] is None
+    legal = GAME.legal_moves(state, 0)
+    assert not any(m["type"] == "occupy" for m in legal), "the 2 spaces left are lost"
+    assert {(m["x"], m["y"]) for m in legal if m["type"] == "chain"} == {(0, 2), (0, 3)}
+
+
+def test_one_may_use_a_single_chain_or_skip_the_step() -> None:
+    """"Remember that you may use just one chain or skip this step entirely and not use any
+    chains at all if you want to save the priests for later." """
+    state = fresh(2)
+    my_priest_turn(state, 0, THREE_RED_CHAINS)
+    assert {"type": "pass"} in GAME.legal_moves(state, 0)
+    skipped, _ = GAME.apply(state, 0, {"type": "pass"}, Random(0))
+    assert skipped["turn"] == 1 and skipped["seats"][0]["priests"] == 10
+    state = use_chain(state, 0, 0, 1)
+    assert state["turn"] == 0 and {"type": "pass"} in GAME.legal_moves(state, 0)
+    state, _ = GAME.apply(state, 0, {"type": "pass"}, Random(0))
+    assert state["turn"] == 1
+
+
+def test_the_most_priests_win_a_card_before_the_leftmost_cell() -> None:
+    """"Check who has the most priests on it - this player immediately takes the card": the
+    leftmost cell decides only a tie."""
+    assert majority([0, 1, 1]) == 1
+    state = fresh(2)
+    full = card("red", [3, 2, 2], [0, 1, None])
+    state["open"]["red"] = full
+    priest_turn(state, 1, "red", 2)
+    state, _ = GAME.apply(state, 1, {"type": "occupy", "card": "red", "cells": [2]}, Random(0))
+    assert [c["id"] for c in state["seats"][1]["won"]] == [full["id"]]
+    assert [p["size"] for p in state["seats"][1]["reserve"]] == [2], "only the cell's symbol"
+
+
+def test_bonus_pieces_in_reserve_are_hidden_from_opponents() -> None:
+    """"Claim a random bonus decoration … Do not show it to your opponents!" """
+    state = fresh(3)
+    state["seats"][0]["reserve"] = [{"size": 3, "colour": "blue"}]
+    assert GAME.view(state, 0)["seats"][0]["reserve"] == [{"size": 3, "colour": "blue"}]
+    for viewer in (None, 1, 2):
+        seen = GAME.view(state, viewer)["seats"][0]
+        assert seen["reserve"] is None and seen["reserve_count"] == 1
+
+
+def test_won_cards_lie_face_up_for_everyone() -> None:
+    """"Place the cards you win face up next to you so your opponents can see them." """
+    state = fresh(3)
+    won = blessing_deck("blue")[2]
+    state["seats"][0]["won"] = [{k: won[k] for k in ("id", "god", "big", "small")}]
+    for viewer in (None, 0, 1, 2):
+        assert GAME.view(state, viewer)["seats"][0]["won"] == state["seats"][0]["won"]
+
+
+def test_priests_stay_on_boards_and_cards_into_the_second_level() -> None:
+    """"Without removing priests from your boards and incomplete blessing cards proceed to the
+    second level." """
+    state = fresh(2)
+    state["round"] = 2
+    state["open"]["white"] = card("white", [4, 3, 2], [0, None, None])
+    my_priest_turn(state, 0, {"0,1": "red", "0,2": "red"})
+    me = state["seats"][0]
+    me["chains"], me["priests"] = [[0, 1]], 8
+    for seat in (0, 1):
+        state, _ = GAME.apply(state, seat, {"type": "pass"}, Random(0))
+    assert (state["phase"], GAME.view(state, 0)["level"]) == ("draft", 2)
+    assert state["seats"][0]["chains"] == [[0, 1]] and state["seats"][0]["priests"] == 8
+    assert state["open"]["white"]["priests"] == [0, None, None]
+    assert [len(s["hand"]) for s in state["seats"]] == [2, 2]
+
+
+def test_priests_no_tile_can_cover_stay_to_the_end() -> None:
+    """"By covering priests with new tiles, you return them to the reserve … Priests that cannot
+    be covered with new tiles will remain on their spaces till the end of the game." """
+    assert not spaces(2) & ({(x, 0) for x in range(8)} | {(1, 1)})
+    state = fresh(2)
+    state["phase"], state["round"] = "build", 3
+    for data in state["seats"]:
+        data["hand"] = []
+    me = state["seats"][0]
+    me["placing"] = [[None, None, None, None]]
+    me["chains"], me["priests"] = [[0, 1], [1, 1], [3, 3]], 7
+    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 0, "rot": 0}, Random(0))
+    assert state["seats"][0]["chains"] == [[0, 1], [1, 1]] and state["seats"][0]["priests"] == 8
+
+
+def test_the_game_ends_after_the_priests_of_the_third_level() -> None:
+    """"The game ends when the last player has placed their priests on the third level" and
+    "Immediately after step 3 move on to scoring." """
+    state = fresh(3)
+    state["round"], state["first"] = 5, 1
+    my_priest_turn(state, 1, {})
+    for seat in (1, 2):
+        state, _ = GAME.apply(state, seat, {"type": "pass"}, Random(0))
+        assert GAME.outcome(state) is None
+    state, _ = GAME.apply(state, 0, {"type": "pass"}, Random(0))
+    assert state["phase"] == "over" and GAME.to_act(state) == frozenset()
+    assert GAME.outcome(state) is not None and GAME.view(state, None)["scores"] is not None
 
 
 # -- random games -----------------------------------------------------------------------------
