@@ -692,6 +692,27 @@ def test_one_may_use_a_single_chain_or_skip_the_step() -> None:
     assert state["turn"] == 1
 
 
+def test_a_chain_is_offered_only_when_it_can_put_a_priest_on_a_card() -> None:
+    """RULES.md reading of "Place a priest … on the chain's space … Then count the length of this
+    chain … place other priests from your reserve on the cells of the open blessing card": a
+    chain needs two priests in reserve and a card cell it can pay for, and once chosen it must
+    fill at least one cell."""
+    state = fresh(2)
+    for god in state["open"]:
+        state["open"][god] = card(god, [4, 3, 2], [None, None, None])
+    my_priest_turn(state, 0, {"0,1": "red", "0,2": "red"})
+    assert {"type": "chain", "x": 0, "y": 1} in GAME.legal_moves(state, 0)
+    state["seats"][0]["priests"] = 1
+    assert not any(m["type"] == "chain" for m in GAME.legal_moves(state, 0)), "one priest"
+    state["seats"][0]["priests"] = 10
+    for god in ("red", "white"):
+        state["open"][god] = card(god, [4, 3, 2], [None, None, 1])
+    assert not any(m["type"] == "chain" for m in GAME.legal_moves(state, 0)), "no cell of 2"
+    state["open"]["white"] = card("white", [4, 3, 2], [None, None, None])
+    state, _ = GAME.apply(state, 0, {"type": "chain", "x": 0, "y": 2}, Random(0))
+    assert GAME.legal_moves(state, 0) == [{"type": "occupy", "card": "white", "cells": [2]}]
+
+
 def test_the_most_priests_win_a_card_before_the_leftmost_cell() -> None:
     """"Check who has the most priests on it - this player immediately takes the card": the
     leftmost cell decides only a tie."""
