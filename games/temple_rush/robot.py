@@ -1,10 +1,12 @@
 """The Robot of solo play: it builds inside `apply`, never as a seat.
 
-Its own rules (book, solo play): it need not connect its blocks; if the die's block is of no
-use it may take one a size bigger or smaller, else it passes; after each temple it banks a
-fixed block (1x4, 1x3, 1x2, 1x1, then none). "Of use" here means the block fits the silhouette
-and the rest of the temple can still be built from the Robot's supply; among those it takes the
-largest block and the lowest, leftmost spot, which brings it closest to completion.
+Its own rules (book, solo play): it need not connect its blocks "until the Robot can build the
+entire temple"; if the die's block is of no use it may take one a size bigger or smaller, else it
+passes; after each temple it banks a fixed block (1x4, 1x3, 1x2, 1x1, then none). "Of use" here
+means the block fits the silhouette and the rest of the temple can still be built from the
+Robot's supply so that the finished temple is in one piece (loose blocks are allowed only on the
+way there); among those it takes the largest block and the lowest, leftmost spot, which brings it
+closest to completion.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.protocol import Event
-from games.temple_rush.board import give_back, new_block, supply_counts, take, zone_mask
+from games.temple_rush.board import give_back, mask, new_block, supply_counts, take, zone_mask
 from games.temple_rush.data import BLOCK_SIZES, ROBOT_BONUS, SHAPE_MASKS, SHAPE_PLACEMENTS, STAR
-from games.temple_rush.geometry import SIZES, Placement, tileable
+from games.temple_rush.geometry import SIZES, Placement, buildable
 
 Robot = dict[str, Any]
 
@@ -37,10 +39,13 @@ def size_options(die: int) -> list[list[int]]:
 
 
 def best_spot(robot: Robot, sizes: list[int]) -> Placement | None:
-    """The largest useful block among `sizes` in its lowest, leftmost useful spot."""
+    """The largest useful block among `sizes` in its lowest, leftmost useful spot: one that
+    leaves the temple finishable from the supply into one piece with the blocks laid so far (the
+    Robot may leave its blocks unconnected only "until the Robot can build the entire temple")."""
     card = robot["holder"]
     shape = SHAPE_MASKS[card]
     filled = zone_mask(robot["zone"])
+    laid = tuple(mask(b) for b in robot["zone"])
     counts = supply_counts(robot["supply"])
     for size in sorted(sizes, reverse=True):
         if not counts[size - 1]:
@@ -48,8 +53,9 @@ def best_spot(robot: Robot, sizes: list[int]) -> Placement | None:
         rest = list(counts)
         rest[size - 1] -= 1
         for spot in SHAPE_PLACEMENTS[card]:
-            if spot.size == size and not spot.mask & filled and tileable(
-                shape & ~filled & ~spot.mask, (rest[0], rest[1], rest[2], rest[3])
+            if spot.size == size and not spot.mask & filled and buildable(
+                (*laid, spot.mask), shape & ~filled & ~spot.mask,
+                (rest[0], rest[1], rest[2], rest[3]),
             ):
                 return spot
     return None

@@ -928,9 +928,43 @@ def test_the_robot_begins_each_round_before_the_player():
 
 
 def test_the_robot_need_not_connect_its_blocks():
-    state = robot_table(2, placed=(blk(2, 1, 2, "flat"),))
-    state = robot_step(state, 1)
-    assert len(state["robot"]["zone"]) == 2
+    """Book (solo): "The Robot is not required to connect the blocks on its player board until
+    the Robot can build the entire temple."""
+    state = robot_table(4, placed=(blk(2, 1, 2, "flat"),))  # the tower's top layer
+    state = robot_step(state, 4)
+    top, ground = (block_mask(b["size"], b["col"], b["row"], b["dir"])
+                   for b in state["robot"]["zone"])
+    assert ground == block_mask(4, 0, 0, "flat") and not one_piece([top, ground]), (
+        "the 1x4 lies loose under the top, a layer apart")
+
+
+def robot_builds(card: int, dice: list[int]) -> list[int]:
+    """The Robot builds `card` alone with the dice in turn, until it wins it: its blocks' masks."""
+    from games.temple_rush.robot import robot_turn
+
+    robot = robot_table(dice[0], card=card)["robot"]
+    laid: list[int] = []
+    for die in dice * 10:
+        robot["die"] = die
+        for event in robot_turn(robot):
+            if "size" in event.data:
+                laid.append(block_mask(event.data["size"], event.data["col"],
+                                       event.data["row"], event.data["dir"]))
+        if robot["cards"]:
+            return laid
+    raise AssertionError("the Robot never finished its temple")
+
+
+@pytest.mark.parametrize("card", [1, 12, 17, 25])
+@pytest.mark.parametrize("die", [2, 3, 4])
+def test_the_robots_finished_temple_is_assembled_in_one_piece(card, die):
+    """Book (solo): "The Robot is not required to connect the blocks on its player board until
+    the Robot can build the entire temple." Loose blocks only until then: the temple it wins is
+    built correctly, "all the building blocks are assembled together" (no Mortar for the Robot:
+    "The Robot does not receive any tokens")."""
+    laid = robot_builds(card, [die, die, die, STAR])
+    assert sum(laid) == SHAPE_MASKS[card]
+    assert one_piece(laid), "the Robot's temple is one piece"
 
 
 def test_the_robot_takes_one_size_up_or_down_when_the_die_is_useless():
