@@ -19,6 +19,7 @@ from games.temple_rush.data import (
     BLOCK_COUNTS,
     BLOCK_SIZES,
     COLOURS,
+    DIE_FACES,
     LIGHTNING,
     SHAPE_MASKS,
     SILHOUETTES,
@@ -38,6 +39,7 @@ from games.temple_rush.geometry import (
     tileable,
 )
 from games.temple_rush.moves import bonus_moves
+from games.temple_rush.robot import robot_done
 from games.temple_rush.rounds import settle
 from games.temple_rush.rules import TempleRush, TempleRushOptions, _score
 from tests.games.playout import Playout, play_random, start, step
@@ -178,6 +180,17 @@ def test_blocks_and_dice_match_the_box():
     assert supply_counts(list(range(13))) == (3, 4, 3, 3)
 
 
+def test_a_die_shows_each_block_size_once_and_two_stars():
+    """Book: "draw the block that matches the symbol on the die"; "Her die shows a star which
+    allows her to draw any building block" (faces found in reviews: 1x1, 1x2, 1x3, 1x4, two
+    stars)."""
+    assert sorted(DIE_FACES) == [STAR, STAR, 1, 2, 3, 4]
+    state = new(4, seed=3)
+    for _ in range(6):
+        assert len(state["dice"]) == 4 and set(state["dice"]) <= set(DIE_FACES), "one die a seat"
+        state = play(state, *((seat, PASS) for seat in range(4)))
+
+
 # -- setup -------------------------------------------------------------------------------------
 
 
@@ -230,6 +243,22 @@ def test_solo_setup_decks_holders_and_tokens():
     assert len(robot_cards) == 5
     assert sorted(colour(c) for c in robot_cards).count("red") == 2, "difficulty card is red"
     assert GAME.to_act(state) == frozenset({0})
+
+
+def test_solo_decks_one_card_of_each_colour_plus_brown_for_you_and_blue_for_the_robot():
+    """Book (solo): "Select four random temple cards, one in each of the four colours, for each
+    player." "Add one additional card on top of each of the two decks: a brown card (6 points)
+    for the solo player and a blue card (4 points) for the Robot." "Draw two cards from the
+    solo player's deck and one card from the Robot's deck"."""
+    for seed in range(5):
+        state = new(1, seed=seed)
+        robot = state["robot"]
+        mine = [*state["holders"], *state["deck"]]
+        assert len(state["holders"]) == 2 and colour(mine[0]) == "brown"
+        assert sorted(colour(c) for c in mine[1:]) == sorted(COLOURS)
+        its = [robot["holder"], *robot["deck"]]
+        assert len(its) == 5 and colour(its[0]) == "blue", "the blue card lies on top"
+        assert sorted(colour(c) for c in its[1:]) == sorted(COLOURS)
 
 
 def test_solo_decks_never_share_a_card_even_with_a_brown_robot_card():
@@ -496,6 +525,20 @@ def test_a_second_completion_of_the_same_temple_takes_a_point_token():
     assert state["seats"][1]["cards"] == [SMALL], "seat 2 finished first"
     assert state["seats"][0]["tokens"] == [3] and state["seats"][0]["cards"] == []
     assert state["seats"][0]["zones"][0] == []
+
+
+def test_every_later_completer_of_the_same_temple_takes_a_point_token():
+    """Book (FAQ): "Two or more players complete the same temple in the same round? Answer: One
+    player receives the temple card while the other player(s) receives a point token of the
+    same value."
+    """
+    state = table(3, dice=(1, 1, 1))
+    for seat in range(3):
+        finish_small(state, seat)
+    state = play(state, (2, place(0, 1, 3, 1)), (0, place(0, 1, 3, 1)), (1, place(0, 1, 3, 1)))
+    assert [p["cards"] for p in state["seats"]] == [[], [], [SMALL]]
+    assert [p["tokens"] for p in state["seats"]] == [[3], [3], []]
+    assert all(len(p["bonus"]) == 1 and p["zones"][0] == [] for p in state["seats"])
 
 
 def test_completions_of_different_temples_resolve_in_the_order_made():
@@ -859,6 +902,30 @@ def test_score_adds_cards_tokens_bonus_and_unused_powers():
     assert _score(player)["total"] == 24, "the book's worked example"
 
 
+def test_each_bonus_block_scores_its_size():
+    """Book: "The 1x1 blocks gives 1 point, the 1x2 block gives 2 points, the 1x3 block gives
+    3 points, the 1x4 brick gives 4 points."
+    """
+    player = new(2)["seats"][0]
+    for block_id, size in ((0, 1), (3, 2), (7, 3), (10, 4)):
+        player["bonus"] = [block_id]
+        assert _score(player)["bonus"] == size
+    player["bonus"] = [0, 3, 7, 10]
+    assert _score(player)["bonus"] == 10
+
+
+def test_only_power_tokens_never_used_score_a_point():
+    """Book: "Each unused power token left on the player board at the end of the game gives 1
+    point"; "Once used, flip the token so the X points upwards" (a Mortar still at work in its
+    zone has been used)."""
+    player = new(2)["seats"][0]
+    assert _score(player)["powers"] == 3
+    player["powers"].update(mortar="active")
+    assert _score(player)["powers"] == 2
+    player["powers"].update(hammer="used", mortar="used")
+    assert _score(player)["powers"] == 1
+
+
 def test_ties_go_to_the_highest_card_or_token_then_are_shared():
     state = scored(new(3))
     state["seats"][0].update(cards=[24], tokens=[])        # 6 + 3 = 9, best 6
@@ -929,7 +996,8 @@ def test_the_robot_begins_each_round_before_the_player():
 
 def test_the_robot_need_not_connect_its_blocks():
     """Book (solo): "The Robot is not required to connect the blocks on its player board until
-    the Robot can build the entire temple."""
+    the Robot can build the entire temple."
+    """
     state = robot_table(4, placed=(blk(2, 1, 2, "flat"),))  # the tower's top layer
     state = robot_step(state, 4)
     top, ground = (block_mask(b["size"], b["col"], b["row"], b["dir"])
@@ -989,6 +1057,29 @@ def test_the_robot_banks_fixed_blocks_one_size_down_per_temple():
     assert _score(robot)["total"] == 3 + 4
 
 
+def test_the_robot_banks_1x4_1x3_1x2_1x1_then_nothing_used_or_not():
+    """Book (solo): "a 1x4 block for the 1st temple, a 1x3 block for the 2nd temple, a 1x2 block
+    for the 3rd temple, a 1x1 block for the 4th temple and no block for the 5th temple. This
+    applies even if the building block was not used in building the particular temple."
+    """
+    state = robot_table(2)
+    robot = state["robot"]
+    robot["deck"] = [TOWER] * 4  # test set-up: five towers (a 1x4 and two 1x2) in a row
+    banked = []
+    for _ in range(5):
+        for size, col, row, direction in (blk(4, 0, 0), blk(2, 1, 1, "upright")):
+            block_id = next(i for i in robot["supply"] if BLOCK_SIZES[i] == size)
+            robot["supply"].remove(block_id)
+            robot["zone"].append({"id": block_id, "size": size, "col": col, "row": row,
+                                  "dir": direction})
+        state = robot_step(state, 2)
+        robot = state["robot"]
+        banked.append(sorted(BLOCK_SIZES[i] for i in robot["bonus"]))
+    assert banked == [[4], [3, 4], [2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]
+    assert len(robot["cards"]) == 5 and robot_done(robot)
+    assert _score(robot)["total"] == 5 * 3 + 4 + 3 + 2 + 1
+
+
 def test_on_a_star_the_robot_takes_the_largest_useful_block():
     state = robot_step(robot_table(STAR), STAR)
     assert [b["size"] for b in state["robot"]["zone"]] == [4]
@@ -1008,6 +1099,17 @@ def test_solo_ends_when_the_robot_has_no_temple_left_and_compares_scores():
     outcome = GAME.outcome(state)
     assert state["phase"] == "over" and outcome.winners == [], "12 + 4 beats 2 tokens"
     assert outcome.ranking == [1] and "Robot" in outcome.reason
+
+
+def test_solo_ends_when_the_player_has_no_temple_left():
+    """Book (solo): "The game ends when the player or the Robot has no more temple cards left to
+    build."
+    """
+    state = finish_small(table(1, holders=(SMALL, None), dice=(1,), deck=[]), 0)
+    state = play(state, (0, place(0, 1, 3, 1)))
+    assert state["phase"] == "over" and state["robot"]["holder"] is not None
+    assert state["seats"][0]["cards"] == [SMALL]
+    assert GAME.outcome(state).scores == [3 + 3 + 2], "card + 1x3 bonus + two unused tokens"
 
 
 def test_solo_player_can_win():
