@@ -125,8 +125,8 @@ class SocketLines(logging.Filter):
     room's set-up, and a write to the log each; issue 10). Refusals (403 and the like) stay."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.msg not in _SOCKET_LINES:
-            return True
+        if not isinstance(record.msg, str) or record.msg not in _SOCKET_LINES:
+            return True  # (a message may be any object, even one that cannot be hashed)
         access = logging.getLogger("uvicorn.access")
         return bool(access.handlers) or access.propagate
 

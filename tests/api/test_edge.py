@@ -71,6 +71,7 @@ def test_websocket_lines_follow_the_access_log(access_log: bool,
     assert [SocketLines().filter(r) for r in opened] == [access_log] * 3
     refused = line('%s - "WebSocket %s" 403', "1.2.3.4", "/api/rooms/abc/ws")
     assert SocketLines().filter(refused) and SocketLines().filter(line("Started server"))
+    assert SocketLines().filter(line({"not": "a string"}))  # type: ignore[arg-type]
 
 
 async def test_a_chunked_body_over_the_cap_is_refused_with_the_same_code(api: Api) -> None:
