@@ -11,7 +11,6 @@ Text is stored and sent as plain text: the client renders it as text, never as H
 
 from __future__ import annotations
 
-import unicodedata
 import weakref
 from types import SimpleNamespace
 from typing import Any
@@ -21,6 +20,7 @@ from sqlalchemy import delete, select
 
 from app.errors import ApiError
 from app.models import ChatMessage, Player, Room, Seat, Watcher
+from app.names import invisible
 from app.sockets import Client
 
 MAX_CHAT_CHARS = 300
@@ -33,7 +33,7 @@ def clean_text(raw: Any) -> str:
     """A chat line as it will be stored: control characters dropped, spaces trimmed, checked."""
     if not isinstance(raw, str):
         raise ApiError(400, "bad_message", "A chat message needs a 'text' string.")
-    text = "".join(ch for ch in raw if ch in "\n" or unicodedata.category(ch)[0] != "C")
+    text = "".join(ch for ch in raw if ch in "\n" or not invisible(ch))
     text = text.strip()
     if not text:
         raise ApiError(400, "chat_empty", "Type something before sending.")

@@ -7,9 +7,8 @@ platform id starts with `~`, and a player's id may not.
 
 from __future__ import annotations
 
-import unicodedata
-
 from app.errors import ApiError
+from app.names import invisible
 
 PLATFORM_PREFIX = "~"
 MAX_CLIENT_ID = 64
@@ -27,8 +26,7 @@ def check_player_id(raw: object) -> str:
                        f"{MAX_CLIENT_ID} characters, unique per move.")
     # Printable ASCII (a UUID, say) has no such character: the per-character lookup, for the
     # rest only, cost 5% of the server's instructions per move (issue 10).
-    if not (raw.isascii() and raw.isprintable()) and any(
-            unicodedata.category(ch)[0] == "C" for ch in raw):
+    if not (raw.isascii() and raw.isprintable()) and any(invisible(ch) for ch in raw):
         raise ApiError(400, "bad_characters", "A move id may not contain control or "
                        "invisible characters.")
     if raw.startswith(PLATFORM_PREFIX):

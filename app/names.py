@@ -11,9 +11,16 @@ from app.errors import ApiError
 MAX_NAME = 40
 
 
+def invisible(ch: str) -> bool:
+    """A control, format (zero-width, bidi), surrogate, private-use or unassigned character:
+    Unicode category C. (Names also lose the line and paragraph separators: they are whitespace,
+    and a name's whitespace is collapsed to single spaces.)"""
+    return unicodedata.category(ch)[0] == "C"
+
+
 def clean_name(raw: str) -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+    if any(invisible(ch) for ch in name):
         raise ApiError(422, "bad_name", "Names may not contain control, invisible or "
                        "direction-changing characters.")
     if not 0 < len(name) <= MAX_NAME:

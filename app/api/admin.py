@@ -22,6 +22,7 @@ from app.db import transaction
 from app.errors import ApiError
 from app.models import AdminAction, MoveRow, Player, Room, Seat, utcnow
 from app.moves import Mover, submit_move
+from app.names import invisible
 from app.replays import state_at
 from games import REGISTRY
 from games.protocol import replay
@@ -40,7 +41,7 @@ class VersionBody(BaseModel):
 async def admin_name(raw: Annotated[str | None, Header(alias="X-Admin-Name")] = None) -> str:
     """Who signs the audit log: the name the console asked for (URL-encoded), else "admin"."""
     name = "".join(ch for ch in " ".join(unquote(raw or "").split())
-                   if unicodedata.category(ch)[0] != "C")[:40]  # no NUL: Postgres text
+                   if not invisible(ch))[:40]  # no NUL: Postgres text
     return name or "admin"
 
 
