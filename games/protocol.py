@@ -196,6 +196,16 @@ class Game(Protocol):
         """What `viewer` may see of a move `seat` made; None hides it entirely."""
         ...
 
+    def undoable(self, state: State, seat: int, move: Move) -> bool:
+        """Whether `move`, made by `seat` from `state`, may be taken back by that seat.
+
+        True only when the move showed nobody anything they could not see before (no card
+        drawn or turned, no hidden piece named) and ended no round or scoring: taking it back
+        must restore every seat's view exactly. The platform adds its own conditions (the move
+        drew no randomness, it is still that seat's turn, nobody else moved since).
+        """
+        ...
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """A copy of `state` with everything `viewer` may not see shuffled or changed.
 

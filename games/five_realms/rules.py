@@ -161,6 +161,10 @@ class FiveRealms:
         # Moves name cards by per-game random ids and public choices only: nothing to hide.
         return move
 
+    def undoable(self, state: State, seat: int, move: Move) -> bool:
+        """No take-backs until this game states which of its moves reveal nothing."""
+        return False
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         return scramble(state, viewer, rng)
 

@@ -167,6 +167,10 @@ class GemPyramid:
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
         return move  # every placement is public
 
+    def undoable(self, state: State, seat: int, move: Move) -> bool:
+        """No take-backs until this game states which of its moves reveal nothing."""
+        return False
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Re-deal every card the viewer cannot see, keeping each hidden hand's size."""
         new = clone(state)

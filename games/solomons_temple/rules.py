@@ -278,6 +278,10 @@ class SolomonsTemple:
             return {"type": move["type"]}
         return move
 
+    def undoable(self, state: State, seat: int, move: Move) -> bool:
+        """No take-backs until this game states which of its moves reveal nothing."""
+        return False
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Re-deal every hidden card: the other hands and all draw piles (order is secret too)."""
         new = clone(state)

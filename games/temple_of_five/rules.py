@@ -289,6 +289,10 @@ class TempleOfFive:
             return dict(move)
         return {"type": move["type"]}
 
+    def undoable(self, state: State, seat: int, move: Move) -> bool:
+        """No take-backs until this game states which of its moves reveal nothing."""
+        return False
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         state = clone(state)
         others = [d for s, d in enumerate(state["seats"]) if s != viewer]

@@ -210,6 +210,10 @@ class TempleRush:
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
         return move  # every block goes down in plain view
 
+    def undoable(self, state: State, seat: int, move: Move) -> bool:
+        """No take-backs until this game states which of its moves reveal nothing."""
+        return False
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Shuffle the face-down decks: their order (and the lightning card's place) is secret."""
         new = clone(state)
