@@ -1,0 +1,25 @@
+"""Solomon's Temple: the Temple each side has built (the turn limit's tie-break, and the road to
+the Filling), its guarded gates, and the Babylonian armies closing on it — all public."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.evals import Evaluation, from_points
+from games.protocol import Game, State
+
+
+def _points(side: dict[str, Any]) -> float:
+    play = side["play"]
+    threat = sum(row + 1 for row, _ in side["armies"])  # rows count down towards the Temple
+    return (1.5 * len(side["structures"]) + len(side["furnishings"])
+            + 0.3 * sum(side["guarded"]) + 0.3 * (bool(play["priest"]) + bool(play["altar"]))
+            - 0.1 * threat)
+
+
+def values(game: Game, state: State, players: int) -> list[float]:
+    sides = game.view(state, None)["sides"]
+    return from_points([_points(side) for side in sides], scale=1.5)
+
+
+EVALUATION = Evaluation(values=values, rollout_plies=30, priors=True)
