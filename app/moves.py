@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from random import Random
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -27,7 +28,7 @@ from app.roomcache import CachedRoom
 from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
 from app.snapshot import Snapshot
 from games import REGISTRY, IllegalMove
-from games.protocol import match_rng
+from games.protocol import is_legal, match_rng
 
 if TYPE_CHECKING:
     from app.hall import Hall
@@ -319,12 +320,34 @@ def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None, mov
     if seat not in acting:
         raise ApiError(409, "not_your_turn", "It is not your turn.")
     try:
+        legal = game.legal_moves(room.state, seat)
+    except Exception as exc:
+        raise RuleError() from exc
+    if not is_legal(move, legal):
+        raise ApiError(422, "illegal_move", _why_illegal(game, room.state, seat, move, legal))
+    try:
         return (*game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1)),
                 acting)
     except IllegalMove as exc:
         raise ApiError(422, "illegal_move", exc.message) from None
     except Exception as exc:
         raise RuleError() from exc
+
+
+def _why_illegal(game: Any, state: Any, seat: int, move: Any, legal: list[Any]) -> str:
+    """A sentence for a move that is not exactly one of the legal moves (issue 24: legality is
+    decided here, once, for every game). The game's own refusal names the reason when it has
+    one; a move it would have taken, or choked on (a float where an index belongs), gets ours."""
+    if move in legal:  # equal by Python's ==, but not in JSON: 2.0 or true for 2
+        return ("That move matches a legal one only loosely: send it exactly as offered (a "
+                "whole number as a whole number, true/false only where the game uses them).")
+    try:
+        game.apply(state, seat, move, Random(0))
+    except IllegalMove as exc:
+        return exc.message
+    except Exception:  # refused whatever the rule module did: it never errors the room
+        pass
+    return "That is not one of your legal moves now."
 
 
 async def _earlier_result(hall: Hall, code: str, mover: Mover, client_id: str,
