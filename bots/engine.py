@@ -30,6 +30,7 @@ from bots.evals import Evaluation
 from games.protocol import Game, Move, State
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
+CHECK_EVERY = 8  # iterations between checks that the choice is already settled
 Key = tuple[int, bytes]
 
 
@@ -120,12 +121,31 @@ class Search:
         order = sorted(range(len(legal)), key=lambda i: -priors[i])
         ranked = [legal[i] for i in order]
         self.root_keys = [(self.seat, move_key(m)) for m in ranked]
-        for _ in range(budget.iterations):
+        started = time.perf_counter()
+        for done in range(budget.iterations):
             if budget.out_of_time():
+                break
+            if done % CHECK_EVERY == 0 and done and self._settled(budget, done, started):
                 break
             det = determinise(self.game, self.state, self.seat, self.rng)
             self._iterate(det, ranked, budget)
         return self._best(ranked)
+
+    def _settled(self, budget: Budget, done: int, started: float) -> bool:
+        """Whether the most visited move stays first whatever the iterations left do.
+
+        The iterations left are the cap's rest or, under a deadline, what the pace so far
+        allows; an obvious choice then costs the table no more than it needs.
+        """
+        left = budget.iterations - done
+        if budget.deadline is not None:
+            now = time.perf_counter()
+            pace = done / max(now - started, 1e-9)
+            left = min(left, int(pace * max(budget.deadline - now, 0.0)) + 1)
+        visits = sorted((child.visits for child in self.root.children.values()), reverse=True)
+        if len(visits) < 2:
+            return len(self.root_keys) <= 1
+        return visits[0] - visits[1] > left
 
     # -- one iteration ---------------------------------------------------------------------------
 

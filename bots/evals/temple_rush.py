@@ -22,10 +22,10 @@ def _covered(blocks: list[dict[str, Any]], card: dict[str, Any]) -> float:
     return (len(filled) / len(target)) ** 2 if target else 0.0
 
 
-def _points(seat: dict[str, Any], cards: list[dict[str, Any]]) -> float:
+def _points(seat: dict[str, Any], cards: list[dict[str, Any] | None]) -> float:
     points = float(seat["score"]["total"])
     for zone, card in zip(seat["zones"], cards, strict=False):
-        if not zone.get("complete"):
+        if card is not None and not zone.get("complete"):
             points += UNDER_WAY * card["value"] * _covered(zone["blocks"], card)
     return points
 
