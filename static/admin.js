@@ -5,7 +5,7 @@ import { ApiError } from "./api.js";
 import { adminApi, adminSession, signIn, signOut } from "./admin-api.js";
 import { openAdminRoom } from "./admin-room.js";
 import { auditTable, seatChips, timeCell } from "./admin-ui.js";
-import { h, replace, toast } from "./ui.js";
+import { clearToasts, h, replace, toast } from "./ui.js";
 
 const root = document.getElementById("app");
 const STALL_KEY = "ziggurat.admin.stalled";
@@ -59,6 +59,7 @@ function signInPage() {
       return;
     }
     signIn(session.token, session.name);
+    clearToasts(); // "That is not the admin token" is old news once signed in
     route();
   }
   shell(h("section", { class: "card admin-signin", "data-testid": "admin-signin" },
