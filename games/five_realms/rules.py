@@ -22,6 +22,8 @@ State (plain JSON):
     turn             the active seat; extra_turns: General turns still owed to it
     todo             pending tasks, the first one is current
     last             the spot the latest card was placed on, for the renderer
+    recent           the latest turn's public story for the renderer: {seat, placed: the card
+                     drawn and placed, cards: the cards collected (or picked by a Witch)}
     winner           the seat that won on Titans, else None; over: the game has ended
 """
 
@@ -110,6 +112,7 @@ class FiveRealms:
             "extra_turns": 0,
             "todo": _new_turn(),
             "last": None,
+            "recent": None,
             "winner": None,
             "over": False,
         }
@@ -162,8 +165,20 @@ class FiveRealms:
         return move
 
     def undoable(self, state: State, seat: int, move: Move) -> bool:
-        """No take-backs until this game states which of its moves reveal nothing."""
-        return False
+        """A step inside your own turn that shows nobody anything new: after it the same seat
+        is still mid-turn (the turn did not end, so Alkane was not dealt afresh and no new banner
+        came into sight), no character side was looked at or shown, and the game goes on.
+        Which moves that leaves, type by type, is in RULES.md ("Take-backs"). No move draws
+        randomness (only setup shuffles), so trying the move here is exactly what it did."""
+        if state["over"] or seat != state["turn"]:
+            return False
+        try:
+            new, events = self.apply(state, seat, move, Random(0))
+        except IllegalMove:
+            return False
+        return (not new["over"] and new["turn"] == seat and new["todo"][0]["kind"] != "place"
+                and new["public"] == state["public"] and new["known"] == state["known"]
+                and all(event.to is None for event in events))
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         return scramble(state, viewer, rng)
@@ -237,6 +252,12 @@ def _steal(state: State, seat: int, most: int, why: str) -> Events:
         _earn(state, other, f"Lost to a steal: {why}", -taken)
     return [Event(f"Seat {seat + 1} steals {taken} castle(s) from seat {other + 1}: {why}.",
                   data={"seat": seat, "stolen": taken})]
+
+
+def _recent_cards(state: State, cards: list[str]) -> None:
+    """Add cards taken this turn to `recent` (a state saved before it existed starts one)."""
+    recent = state.get("recent") or {"seat": state["turn"], "placed": None, "cards": []}
+    state["recent"] = {**recent, "cards": [*recent["cards"], *cards]}
 
 
 def _push(state: State, *tasks: Task) -> None:
@@ -320,6 +341,7 @@ def _place(state: State, move: Move) -> Events:
     spot = (move["x"], move["y"])
     state["square"][square.key(spot)] = card
     state["last"] = [move["x"], move["y"]]
+    state["recent"] = {"seat": seat, "placed": card, "cards": []}
     options = square.collect_options(state["square"], lambda c: _banner(state, c), spot)
     events = [Event(f"Seat {seat + 1} places {a_banner(_banner(state, card))}.",
                     data={"seat": seat, "card": card, "x": spot[0], "y": spot[1]})]
@@ -338,6 +360,7 @@ def _collect(state: State, move: Move) -> Events:
     state["hand"] = option["cards"]
     state["square"] = square.without(state["square"], option["cards"])
     state["last"] = None
+    _recent_cards(state, option["cards"])
     state["todo"][0] = {"kind": "action"}
     count, name = len(option["cards"]), BANNER_NAMES[option["banner"]]
     return [Event(f"Seat {seat + 1} collects {count} {name} banner(s).",
@@ -479,6 +502,7 @@ def _witch(state: State, move: Move) -> Events:
     state["discard"].remove(move["card"])
     state["hand"] = [move["card"]]
     state["todo"][0] = {"kind": "witch_use"}
+    _recent_cards(state, [move["card"]])
     banner = a_banner(_banner(state, move["card"]))
     return [Event(f"Seat {seat + 1}'s Witch picks {banner} from the discard pile.",
                   data={"seat": seat, "card": move["card"]})]
