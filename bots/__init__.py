@@ -85,7 +85,9 @@ def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
     if level.kind == "greedy":
         det = determinise(game, state, seat, rng)
         values = one_ply_values(game, det, seat, legal, evaluation, rng, players)
-        return legal[max(range(len(legal)), key=lambda i: (values[i], -i))]
+        best = max(values)
+        return rng.choice([move for move, value in zip(legal, values, strict=True)
+                           if value >= best - 1e-9])
     deadline = started + level.seconds if timed else None
     budget = Budget(iterations if iterations is not None else level.iterations, deadline)
     return Search(game, state, seat, evaluation, rng, players).run(legal, budget)

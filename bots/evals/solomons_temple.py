@@ -8,6 +8,8 @@ from typing import Any
 from bots.evals import Evaluation, from_points
 from games.protocol import Game, State
 
+ANNOUNCED = 0.6  # a piece announced, still open to a Sin
+
 
 def _points(side: dict[str, Any]) -> float:
     play = side["play"]
@@ -18,8 +20,11 @@ def _points(side: dict[str, Any]) -> float:
 
 
 def values(game: Game, state: State, players: int) -> list[float]:
-    sides = game.view(state, None)["sides"]
-    return from_points([_points(side) for side in sides], scale=1.5)
+    view = game.view(state, None)
+    points = [_points(side) for side in view["sides"]]
+    if view["step"] == "sin":  # a build announced: it stands unless a Sin comes and holds
+        points[view["turn"]] += ANNOUNCED
+    return from_points(points, scale=1.5)
 
 
 EVALUATION = Evaluation(values=values, rollout_plies=30, priors=True)
