@@ -165,7 +165,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     steps = 0
     watched = False
     recent_checked = 0
-    names = {host: "Ada", guest: "Bea"}
+    names = {host.label: "Ada", guest.label: "Bea"}
     keyboard_user: Client | None = None
     while True:
         assert steps < MAX_STEPS, "the game does not end"
@@ -187,7 +187,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
         kind = snap["kind"]
         kinds_seen[kind] = kinds_seen.get(kind, 0) + 1
         if kind == "place" and recent_checked < 5:
-            recent_checked += check_latest_turn_marked(mover, other, names[other])
+            recent_checked += check_latest_turn_marked(mover, other, names[other.label])
         if kind in SECRET_KINDS:
             secrets_checked += check_secrets(mover, other)
             if kind == "recruit" and steps >= 20 and not watched:  # a spectator sees none
