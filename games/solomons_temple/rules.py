@@ -24,7 +24,7 @@ from games.protocol import (
     clone,
     ranking_from_scores,
 )
-from games.solomons_temple import military
+from games.solomons_temple import board, military
 from games.solomons_temple.common import (
     army_at,
     distinct,
@@ -282,7 +282,7 @@ class SolomonsTemple:
         if kind == "relocate" and move.get("stay"):
             return f"left {army} where it stands"
         if kind == "relocate":
-            return f"re-located {army} to row {move['row'] + 1}, column {move['col'] + 1}"
+            return f"re-located {army} to {board.square_name((move['row'], move['col']))}"
         if kind == "passage":
             return f"led {army} through a Secret Passage"
         if kind == "siege_break":
