@@ -217,6 +217,11 @@ def _end_reason(keys: list[tuple[int, int]], winners: list[int]) -> str:
     return f"The deck is empty: seat {winners[0] + 1} has the most castles."
 
 
+def _count(n: int, thing: str) -> str:
+    """'1 castle', '2 castles': log lines without "(s)"."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def _name(state: State, card: str) -> str:
     return character_name(state["faces"][card])
 
@@ -237,7 +242,7 @@ def _gain(state: State, seat: int, castles: int, why: str) -> Events:
         return []
     state["seats"][seat]["castles"] += castles
     _earn(state, seat, why, castles)
-    return [Event(f"Seat {seat + 1} earns {castles} castle(s): {why}.",
+    return [Event(f"Seat {seat + 1} earns {_count(castles, 'castle')}: {why}.",
                   data={"seat": seat, "castles": castles})]
 
 
@@ -250,7 +255,7 @@ def _steal(state: State, seat: int, most: int, why: str) -> Events:
     if taken:
         _earn(state, seat, f"Stolen: {why}", taken)
         _earn(state, other, f"Lost to a steal: {why}", -taken)
-    return [Event(f"Seat {seat + 1} steals {taken} castle(s) from seat {other + 1}: {why}.",
+    return [Event(f"Seat {seat + 1} steals {_count(taken, 'castle')} from seat {other + 1}: {why}.",
                   data={"seat": seat, "stolen": taken})]
 
 
@@ -363,7 +368,7 @@ def _collect(state: State, move: Move) -> Events:
     _recent_cards(state, option["cards"])
     state["todo"][0] = {"kind": "action"}
     count, name = len(option["cards"]), BANNER_NAMES[option["banner"]]
-    return [Event(f"Seat {seat + 1} collects {count} {name} banner(s).",
+    return [Event(f"Seat {seat + 1} collects {_count(count, name + ' banner')}.",
                   data={"seat": seat, "cards": option["cards"], "banner": option["banner"]})]
 
 
@@ -456,7 +461,7 @@ def _resolve(state: State, card: str, times: int) -> Events:
         return _gain(state, seat, SIMPLE_GAINS[kind] * times, name)
     if kind == GENERAL:
         state["extra_turns"] += times
-        return [Event(f"{name}: seat {seat + 1} will play {times} extra turn(s).")]
+        return [Event(f"{name}: seat {seat + 1} will play {_count(times, 'extra turn')}.")]
     task = "strike" if kind == WARRIOR else "witch"
     _push(state, *[{"kind": task, "source": card} for _ in range(times)])
     return []

@@ -815,6 +815,19 @@ def test_take_backs_restore_every_view_and_moves_name_only_cards_in_sight(seed: 
         assert undone, "a long game has some step to take back"
 
 
+def test_log_lines_count_in_words_not_with_parentheses():
+    """Issue 23: "priest(s)-style plurals". One castle, two banners."""
+    state = table()
+    raptors = [put(state, 0, 0, "raptor"), put(state, 2, 2, "raptor", "queen")]
+    put(state, 1, 1, "ursid")
+    draw_next(state, "feline")
+    _, events = play(state, place(1, 0), {"type": "collect", "banner": "raptor"})
+    assert f"Seat 1 collects {len(raptors)} Raptor banners." in [e.text for e in events]
+    for seed in range(5):
+        texts = [e.text for e in play_random(GAME, 2, FiveRealmsOptions(), f"words{seed}").events]
+        assert not [t for t in texts if "(s)" in t]
+        assert any(" 1 castle" in t and " 1 castles" not in t for t in texts)
+
 # -- random games ------------------------------------------------------------------------------
 
 NAMES = sorted({character_name(face) for face in faces()}, key=len, reverse=True)
