@@ -97,7 +97,7 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
       h("h2", {}, `Move log (${data.log.length})`),
       h("p", { class: "hint" }, "Preview a version to see its full state; a rollback to it starts from that preview."),
       h("div", { class: "scroll-y" }, h("table", { class: "admin-table" },
-        h("thead", {}, h("tr", {}, ["Version", "Seat", "Move", "When", ""].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["Version", "Who", "Move", "When", ""].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, rows.map((m) => h("tr", { "data-testid": "log-row", "data-version": m.version,
                                                    class: page.preview?.version === m.version ? "picked" : "" },
           h("td", {}, m.version),

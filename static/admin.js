@@ -121,7 +121,8 @@ function roomsPage() {
 
   function section(title, rooms, kind, hint) {
     if (!rooms.length) return null;
-    return h("section", { class: `card admin-section ${kind}`, "data-testid": `section-${kind}` },
+    // kind-…: a bare "lobby" or "finished" class would pick up the shell's styles of that name.
+    return h("section", { class: `card admin-section kind-${kind}`, "data-testid": `section-${kind}` },
       h("h2", {}, `${title} (${rooms.length})`), hint ? h("p", { class: "hint" }, hint) : null,
       h("div", { class: "scroll-x" }, table(rooms, kind)));
   }

@@ -256,16 +256,26 @@ function gameCard(game) {
     h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`));
 }
 
+/** An option's label and help: a description written "Name: what it does" gives both (its name
+ * reads better than the title pydantic makes of the field's name); else the title, and the
+ * description as help. */
+function optionWords(name, spec) {
+  const title = spec.title || name;
+  const description = (spec.description || "").trim();
+  const named = description.match(/^([^:.]{1,40}): (.+)$/s);
+  if (named) return { label: named[1], text: named[2].charAt(0).toUpperCase() + named[2].slice(1) };
+  return { label: title, text: description && description !== title ? description : null };
+}
+
 /** Form controls for a game's options_schema (pydantic JSON schema), and a reader for them. */
 function optionControls(game) {
   const props = game.options_schema?.properties || {};
   const readers = [];
   const fields = Object.entries(props).map(([name, spec]) => {
     const inputId = `${game.id}-opt-${name}`;
-    const label = spec.title || name;
+    const { label, text } = optionWords(name, spec);
     // The option's description (the game's pydantic Field description) as help beside it.
-    const help = spec.description && spec.description !== label
-      ? h("p", { class: "option-help hint", id: `${inputId}-help`, "data-testid": "option-help" }, spec.description) : null;
+    const help = text ? h("p", { class: "option-help hint", id: `${inputId}-help`, "data-testid": "option-help" }, text) : null;
     const described = help ? `${inputId}-help` : null;
     if (spec.type === "boolean") {
       const box = h("input", { id: inputId, name, type: "checkbox", checked: Boolean(spec.default), "aria-describedby": described });

@@ -457,7 +457,9 @@ class RoomPage {
     const codeChip = h("button", { class: "code-chip", title: "Copy the invite link", "data-testid": "code-chip",
                                    onclick: () => this.copyInvite() }, this.code);
     this.titleEl = h("div", { class: "room-title" },
-      h("span", { class: "room-game-title" }, this.game.title), codeChip, rulesButton(this.room.game), this.signals.el, this.connEl);
+      h("span", { class: "room-game-title" }, this.game.title), codeChip,
+      h("span", { class: "topbar-break", "aria-hidden": "true" }), // phones: the second line starts here
+      rulesButton(this.room.game), this.signals.el, this.connEl);
     this.topEl = this.topbar();
     replace(this.root,
       this.topEl,
