@@ -46,7 +46,7 @@ export function openLobby(root) {
         return h("li", { class: "room-row", "data-code": room.code },
           h("span", { class: "room-game" }, titles[room.game] || room.game),
           h("span", { class: "room-host" }, `hosted by ${host}`,
-            clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" }, ` · ⏱ ${clockText(room)}`) : null),
+            clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" }, ` · turn clock: ${clockText(room)}`) : null),
           h("span", { class: "room-seats" }, `${taken}/${room.seats.length} seats`),
           h("button", { class: "btn small", onclick: () => joinRoom(room.code) }, "Join"));
       })) : h("p", { class: "empty" }, "No public rooms right now. Make one, or invite friends to a private room."));

@@ -740,7 +740,7 @@ class RoomPage {
       if (!entry) continue;
       const newest = version === last;
       this.entryLines(entry).forEach((t, i) => lines.push(h("li", {
-        class: [t.to ? "private" : "", newest ? "last" : "", entry.by?.bot ? "by-bot" : ""].filter(Boolean).join(" "),
+        class: [t.to ? "private" : "", newest ? "last" : ""].filter(Boolean).join(" ") || null,
         "data-testid": "log-line", "data-version": version, "data-last": newest ? "true" : null,
         "data-to": t.to ? t.to.join(",") : null },
         i === 0 ? h("span", { class: "log-n" }, `${version}`) : h("span", { class: "log-n" }),
@@ -877,7 +877,7 @@ class RoomPage {
           room.private ? " — this room is private." : " — this room is public: anyone in the lobby can join.")),
       options.some(([, v]) => v === true) ? h("p", { class: "variants-used" }, "Variants: ",
         options.filter(([, v]) => v === true).map(([k]) => schema[k]?.title || k).join(", ")) : null,
-      clockText(room) ? h("p", { class: "clock-note", "data-testid": "clock-note" }, "⏱ Turn clock: ", h("strong", {}, clockText(room)),
+      clockText(room) ? h("p", { class: "clock-note", "data-testid": "clock-note" }, "Turn clock: ", h("strong", {}, clockText(room)),
         " — when a player's time runs out, a standard move is played for them.") : null,
       h("ol", { class: "lobby-seats", "data-testid": "seats" }, room.seats.map((s) => h("li", {
         class: `lobby-seat${s.player || s.bot ? " taken" : ""}`, "data-seat": s.seat },
