@@ -30,6 +30,7 @@ from bots.evals import Evaluation
 from games.protocol import Game, Move, State
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
+PRIOR_SHARE = 0.3  # of the time left, at most what scoring the root's moves may take
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
 Key = tuple[int, bytes]
 
@@ -221,8 +222,12 @@ class Search:
         if not self.evaluation.priors or len(legal) <= 2:
             return [0.5] * len(legal)
         det = determinise(self.game, self.state, self.seat, self.rng)
+        stop = budget.out_of_time
+        if budget.deadline is not None:
+            cutoff = time.perf_counter() + PRIOR_SHARE * (budget.deadline - time.perf_counter())
+            stop = lambda: time.perf_counter() >= cutoff  # noqa: E731
         return one_ply_values(self.game, det, self.seat, legal, self.evaluation, self.rng,
-                              self.players, budget.out_of_time)
+                              self.players, stop)
 
     def _best(self, ranked: list[Move]) -> Move:
         def score(i: int) -> tuple[int, float, int]:
