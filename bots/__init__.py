@@ -19,6 +19,7 @@ from games import REGISTRY
 from games.protocol import Game, Move, State
 
 log = logging.getLogger(__name__)
+TIME_MARGIN = 0.85  # share of a level's budget the search aims to end by
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "choose", "fallback_move"]
 
@@ -88,6 +89,7 @@ def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
         best = max(values)
         return rng.choice([move for move, value in zip(legal, values, strict=True)
                            if value >= best - 1e-9])
-    deadline = started + level.seconds if timed else None
+    # The last iteration runs past the deadline: aim short of the budget to land within it.
+    deadline = started + TIME_MARGIN * level.seconds if timed else None
     budget = Budget(iterations if iterations is not None else level.iterations, deadline)
     return Search(game, state, seat, evaluation, rng, players).run(legal, budget)

@@ -155,7 +155,7 @@ class Search:
         state, expanded = det, False
         while not expanded:
             acting = game.to_act(state)
-            if not acting:
+            if not acting or budget.out_of_time():
                 break
             mover = actor(acting, self.seat)
             if node is self.root:
