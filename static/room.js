@@ -2,7 +2,7 @@
 
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
-import { AbsenceNotice, handoverText } from "./absence.js";
+import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
 import { ChatPanel } from "./chat.js";
 import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
@@ -701,9 +701,9 @@ class RoomPage {
   }
 
   /** Who made a logged move: the name the server recorded with it (`by`, as the seat was held
-   * at that version), else the seat's holder now. */
+   * at that version), else as the room's handovers tell it, else the seat's holder now. */
   moverName(entry) {
-    return entry.by?.name || this.name(entry.seat);
+    return entry.by?.name || heldAt(this.room?.handovers, entry.seat, entry.version)?.name || this.name(entry.seat);
   }
 
   /** The lines of one logged move: its own line ("Bob kept a tile."), then its events, then a
