@@ -31,6 +31,7 @@ from games.protocol import Game, Move, State
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 PRIOR_SHARE = 0.3  # of the time left, at most what scoring the root's moves may take
+PRIOR_VISITS = 3  # playouts' worth of trust in a root move's one-ply value
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
 Key = tuple[int, bytes]
 
@@ -79,6 +80,8 @@ class Node:
     visits: int = 0
     available: int = 1
     totals: list[float] = field(default_factory=list)
+    bias: float = 0.0  # the root's one-ply value, counted as `bias_visits` playouts of it
+    bias_visits: int = 0
     children: dict[Key, Node] = field(default_factory=dict)
 
 
@@ -116,11 +119,13 @@ class Search:
         self.evaluation, self.rng, self.players = evaluation, rng, players
         self.root = Node(totals=[0.0] * players)
         self.root_keys: list[Key] = []
+        self.root_priors: list[float] = []
 
     def run(self, legal: list[Move], budget: Budget) -> Move:
         priors = self._root_priors(legal, budget)
         order = sorted(range(len(legal)), key=lambda i: -priors[i])
         ranked = [legal[i] for i in order]
+        self.root_priors = [priors[i] for i in order]
         self.root_keys = [(self.seat, move_key(m)) for m in ranked]
         started = time.perf_counter()
         for done in range(budget.iterations):
@@ -166,6 +171,9 @@ class Search:
             child, index = self._select(node, keys, mover, widen=node is self.root)
             if child is None:
                 child = Node(move=moves[index], totals=[0.0] * self.players)
+                if node is self.root and self.evaluation.priors:
+                    child.bias_visits = PRIOR_VISITS
+                    child.bias = PRIOR_VISITS * self.root_priors[index]
                 node.children[keys[index]] = child
                 expanded = True
             state, _ = game.apply(state, mover, moves[index], self.rng)
@@ -197,7 +205,7 @@ class Search:
         for i, child in enumerate(found):
             assert child is not None
             child.available += 1
-            mean = child.totals[mover] / child.visits
+            mean = (child.totals[mover] + child.bias) / (child.visits + child.bias_visits)
             score = mean + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_index, best_score = child, i, score
@@ -233,8 +241,9 @@ class Search:
         def score(i: int) -> tuple[int, float, int]:
             child = self.root.children.get((self.seat, move_key(ranked[i])))
             if child is None or not child.visits:
-                return (0, 0.0, -i)
-            return (child.visits, child.totals[self.seat] / child.visits, -i)
+                return (0, self.root_priors[i], -i)
+            n = child.visits + child.bias_visits
+            return (n, (child.totals[self.seat] + child.bias) / n, -i)
 
         return ranked[max(range(len(ranked)), key=score)]
 

@@ -45,4 +45,4 @@ def values(game: Game, state: State, players: int) -> list[float]:
     return from_points(points, scale=4.0)
 
 
-EVALUATION = Evaluation(values=values, rollout_plies=4, priors=True)
+EVALUATION = Evaluation(values=values, rollout_plies=0, priors=True)
