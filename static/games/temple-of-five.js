@@ -207,7 +207,11 @@ export default {
     } else if (moves.some((m) => m.type === "goal")) {
       main = "Choose the side of your ultimate goal card (kept secret until everyone has chosen).";
     } else if (view.phase === "draft") {
-      if (moves.some((m) => m.type === "assign")) {
+      const dests = [...new Set(moves.filter((m) => m.type === "assign").map((m) => m.to))];
+      const chosen = Object.values(me.sent || {}).some((tiles) => tiles.length);
+      if (dests.length && chosen) {
+        main = `Your next tile: ${dests.map((to) => `“${this.destLabel(view, ctx, to)}”`).join(" or ")}.`;
+      } else if (dests.length) {
         const level = view.level;
         const { left, right } = this.neighbours(view, ctx);
         main = level === 3 ? "Keep 1 special tile and discard the other."
@@ -352,18 +356,19 @@ export default {
     const parts = [];
     const sent = me.sent || {};
     const chosen = ["keep", "left", "right", "discard"].flatMap((to) => (sent[to] || []).map((tile) =>
-      h("div", { class: "tof-handtile tof-chosen", "data-testid": `tof-sent-${to}` },
+      h("div", { class: "tof-handtile tof-chosen", "data-testid": `tof-sent-${to}`, title: "already chosen" },
         miniTile(faces(tile), `${this.destLabel(view, ctx, to)}: ${tileText(faces(tile))}`),
         h("small", {}, to === "keep" ? "kept" : to === "discard" ? "discarded" : this.destLabel(view, ctx, to).replace("Give", "to")))));
     if ((me.hand && me.hand.length) || chosen.length) {
       parts.push(h("div", { class: "tof-panel", "data-testid": "tof-hand" },
         h("p", { class: "tof-label" }, me.hand && me.hand.length ? "Your draw (only you see it)" : "Your choices"),
         h("div", { class: "tof-row" }, (me.hand || []).map((tile, t) =>
-          h("div", { class: "tof-handtile" }, miniTile(faces(tile), `drawn tile: ${tileText(faces(tile))}`),
-            tile.effect ? h("small", {}, EFFECTS[tile.effect] || tile.effect) : null,
-            assigns.filter((m) => m.tile === t).map((m) => h("button", {
+          h("div", { class: "tof-handtile tof-draft" },
+            h("div", { class: "tof-draft-tile" }, miniTile(faces(tile), `drawn tile: ${tileText(faces(tile))}`),
+              tile.effect ? h("small", {}, EFFECTS[tile.effect] || tile.effect) : null),
+            h("div", { class: "tof-draft-buttons" }, assigns.filter((m) => m.tile === t).map((m) => h("button", {
               class: "btn small", "data-key": `assign-${t}-${m.to}`, "data-legal": "true",
-              onclick: () => ctx.play(m).catch(() => {}) }, this.destLabel(view, ctx, m.to))))),
+              onclick: () => ctx.play(m).catch(() => {}) }, this.destLabel(view, ctx, m.to)))))),
           chosen)));
     }
     if (me.placing && me.placing.length) {
