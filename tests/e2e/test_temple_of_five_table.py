@@ -28,8 +28,8 @@ OFFSETS = ((0, 0), (1, 0), (1, 1), (0, 1))
 def player(request, browser: Browser, server: Server) -> Iterator[Client]:
     """Ada at a desktop or on a phone, host of a two-seat room against a bot; she starts."""
     phone = request.param == "phone"
-    context = browser.new_context(viewport=SIZES[request.param], device_scale_factor=2 if phone else 1,
-                                  is_mobile=phone, has_touch=phone)
+    context = browser.new_context(viewport=SIZES[request.param], is_mobile=phone,
+                                  device_scale_factor=2 if phone else 1, has_touch=phone)
     context.set_default_timeout(15_000)
     client = Client(request.param, context.new_page(), server.url)
     client.page.on("pageerror", lambda exc: client.page_errors.append(str(exc)))
@@ -103,7 +103,8 @@ def test_a_tile_is_placed_after_its_ghost_is_shown(player: Client) -> None:
         target.tap()
     else:
         target.click()
-    page.wait_for_function("s => window.ziggurat.state.view.seats[s].placing.length === 2", arg=seat)
+    page.wait_for_function("s => window.ziggurat.state.view.seats[s].placing.length === 2",
+                           arg=seat)
     after = player.state()["view"]["seats"][seat]
     assert {"level": 1, "slot": slot, "faces": turned} in after["tiles"]
     assert len(after["placing"]) == 2
@@ -116,7 +117,6 @@ def test_a_tile_is_placed_after_its_ghost_is_shown(player: Client) -> None:
 
 
 def test_a_priest_is_drawn_in_its_cell_with_the_cards_majority(player: Client) -> None:
-    page = player.page
     for _ in range(6):
         state = advance(player, lambda s: any(m["type"] == "chain" for m in s["legal_moves"]))
         if placed_a_priest(player, state):
@@ -135,8 +135,8 @@ def placed_a_priest(player: Client, state: dict) -> bool:
         page.evaluate("window.scrollTo(0, 0)")
         board = page.get_by_test_id(f"tof-pyramid-{seat}").locator(".tof-grid").bounding_box()
         last_card = page.locator("[data-testid^=tof-card-]").last.bounding_box()
-        assert board["y"] + board["height"] <= 800 and last_card["y"] + last_card["height"] <= 800, (
-            "at 1280x800 the pyramid and every card are in sight together")
+        bottoms = (board["y"] + board["height"], last_card["y"] + last_card["height"])
+        assert max(bottoms) <= 800, "at 1280x800 the pyramid and every card are in sight together"
     space.click()
     expect(page.get_by_test_id("tof-prompt")).to_contain_text("click the space of the chain")
     space.click()
@@ -147,7 +147,9 @@ def placed_a_priest(player: Client, state: dict) -> bool:
     occupy = [m for m in state["legal_moves"] if m["type"] == "occupy"]
 
     def card_of(move: dict) -> dict:
-        return view["seats"][seat]["private"] if move["card"] == "private" else view["open"][move["card"]]
+        if move["card"] == "private":
+            return view["seats"][seat]["private"]
+        return view["open"][move["card"]]
 
     staying = [m for m in occupy if card_of(m)["priests"].count(None) > len(m["cells"])]
     move = max(staying or occupy, key=lambda m: len(m["cells"]))
