@@ -569,13 +569,12 @@ export default {
 };
 
 /** Keep this round's news (cards won, bonus blocks, new cards) from the latest events, and each
- *  seat's latest placement this round (drawn highlighted on its board). The race result is not
+ *  seat's latest placement (drawn highlighted on its board while the block is still there). The race result is not
  *  remembered here: it is in view.last_race. */
 function remember(view, ctx, local) {
   if (local.seenVersion === ctx.version) return;
   local.seenVersion = ctx.version;
-  const stage = `${view.round}:${view.phase}`;
-  if (local.last?.stage !== stage) local.last = { stage, bySeat: {} };
+  local.last = local.last || { bySeat: {} };  // kept until that seat places again
   for (const e of ctx.events || []) {
     const d = e.data || {};
     if (typeof d.seat === "number" && ["place", "rebuild", "race"].includes(d.type)) {
