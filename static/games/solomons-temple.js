@@ -189,7 +189,7 @@ function boardGrid(side, seat, view, ctx, last) {
       if (r === 1) {
         const g = GATES.indexOf(c);
         if (g < 0) cls += " st-wall";
-        else if (side.guarded[g]) { cls += " st-guarded"; text = "⛨"; }
+        else if (side.guarded[g]) { cls += " st-guarded"; text = `▣${g + 1}`; }
         else { cls += " st-gate"; text = `${g + 1}`; }
       }
       if (r >= 2 && r <= 3) cls += " st-city";
@@ -286,10 +286,13 @@ export default {
       : "";
     const why = ctx.seat !== null && ctx.seat === view.turn ? burntBlocked(view, ctx.seat) : "";
     const ask = mine ? h("div", { class: "st-prompt", "data-testid": "window" }, prompt(view, ctx),
-      why && ["build", "answer", "main", "place"].includes(view.step)
+      why && (["build", "answer", "main", "place"].includes(view.step) || (view.step === "discard" && view.sin && !view.built))
         ? h("div", { class: "st-why", "data-testid": "burnt-why" }, `Your Burnt Offering cannot be offered: ${why}.`) : "")
       : h("div", { class: "st-wait" }, actor === null ? "" : `Waiting for ${ctx.name(actor)}…`);
-    const order = ctx.seat === 1 ? [1, 0] : [0, 1];
+    // Your city first, but the city under attack first while you attack it.
+    const attacking = ["military", "sack", "siege_move"].includes(view.step) && ctx.seat === actor;
+    const first = ctx.seat === null ? 0 : attacking ? view.turn : ctx.seat;
+    const order = [first, 1 - first];
     replace(container, h("div", { class: "st-root" },
       h("div", { class: "st-top" }, status, die, ask, movesPanel(view, ctx)),
       h("div", { class: "st-sides" }, order.map((s) => sidePanel(view, s, ctx, last))),
