@@ -10,7 +10,7 @@ import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
 import { copyText, h, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
-const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; the "offline" event is at once
+const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
 const MOVE_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 10000;
 
