@@ -751,7 +751,7 @@ class RoomPage {
       if (!entry) continue;
       const newest = version === last;
       this.entryLines(entry).forEach((t, i) => lines.push(h("li", {
-        class: [t.to ? "private" : "", newest ? "last" : ""].filter(Boolean).join(" ") || null,
+        class: [t.to ? "private" : "", newest ? "last" : "", t.own ? "" : "event"].filter(Boolean).join(" ") || null,
         "data-testid": "log-line", "data-version": version, "data-last": newest ? "true" : null,
         "data-to": t.to ? t.to.join(",") : null },
         i === 0 ? h("span", { class: "log-n" }, `${version}`) : h("span", { class: "log-n" }),
