@@ -32,6 +32,7 @@ from games.protocol import Game, Move, State
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 PRIOR_SHARE = 0.3  # of the time left, at most what scoring the root's moves may take
 PRIOR_VISITS = 3  # playouts' worth of trust in a root move's one-ply value
+INFORMED_DRAWS = 3  # unopened moves scored before one is opened below the root
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
 Key = tuple[int, bytes]
 
@@ -170,6 +171,8 @@ class Search:
                 keys = [(mover, move_key(m)) for m in moves]
             child, index = self._select(node, keys, mover, widen=node is self.root)
             if child is None:
+                if node is not self.root:
+                    index = self._informed(state, mover, moves, keys, node)
                 child = Node(move=moves[index], totals=[0.0] * self.players)
                 if node is self.root and self.evaluation.priors:
                     child.bias_visits = PRIOR_VISITS
@@ -185,6 +188,22 @@ class Search:
             totals = visited.totals
             for s in range(self.players):
                 totals[s] += rewards[s]
+
+    def _informed(self, state: State, mover: int, moves: list[Move], keys: list[Key],
+                  node: Node) -> int:
+        """Which new move to open below the root: the best one-ply value among a few unopened
+        ones drawn at random (uniform when the game has no evaluation).
+
+        A move that takes several steps (pick a chain, then its cells) would otherwise be
+        judged by random second steps until every one of them was tried.
+        """
+        unopened = [i for i, key in enumerate(keys) if key not in node.children]
+        if not self.evaluation.priors or len(unopened) == 1:
+            return self.rng.choice(unopened)
+        drawn = self.rng.sample(unopened, min(INFORMED_DRAWS, len(unopened)))
+        values = one_ply_values(self.game, state, mover, [moves[i] for i in drawn],
+                                self.evaluation, self.rng, self.players)
+        return drawn[max(range(len(drawn)), key=values.__getitem__)]
 
     def _select(self, node: Node, keys: list[Key], mover: int,
                 widen: bool) -> tuple[Node | None, int]:
