@@ -183,7 +183,7 @@ export default {
       this.others(view, ctx, me, local),
       legend(),
     ];
-    replace(container, h("div", { class: `temple-rush phase-${view.phase}`, "data-testid": "temple-rush",
+    replace(container, h("div", { class: `temple-rush phase-${view.phase}${me !== null ? " seated" : ""}`, "data-testid": "temple-rush",
                                   "data-phase": view.phase }, parts));
   },
 
