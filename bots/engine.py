@@ -30,7 +30,7 @@ from bots.evals import Evaluation
 from games.protocol import Game, Move, State
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
-PRIOR_SHARE = 0.3  # of the time left, at most what scoring the root's moves may take
+PRIOR_SHARE = 0.5  # of the time left, at most what scoring the root's moves may take
 PRIOR_VISITS = 3  # playouts' worth of trust in a root move's one-ply value
 INFORMED_DRAWS = 3  # unopened moves scored before one is opened below the root
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
@@ -203,7 +203,7 @@ class Search:
         drawn = self.rng.sample(unopened, min(INFORMED_DRAWS, len(unopened)))
         values = one_ply_values(self.game, state, mover, [moves[i] for i in drawn],
                                 self.evaluation, self.rng, self.players)
-        return drawn[max(range(len(drawn)), key=values.__getitem__)]
+        return drawn[max(range(len(drawn)), key=lambda i: values[i] or 0.0)]
 
     def _select(self, node: Node, keys: list[Key], mover: int,
                 widen: bool) -> tuple[Node | None, int]:
@@ -245,7 +245,11 @@ class Search:
     # -- the root --------------------------------------------------------------------------------
 
     def _root_priors(self, legal: list[Move], budget: Budget) -> list[float]:
-        """Each root move's value after one ply on one determinisation (0.5 when unscored)."""
+        """Each root move's value after one ply on one determinisation.
+
+        Scored in a random order until PRIOR_SHARE of the time is gone; a move left unscored
+        ranks below every scored one (a losing position must not make it look good).
+        """
         if not self.evaluation.priors or len(legal) <= 2:
             return [0.5] * len(legal)
         det = determinise(self.game, self.state, self.seat, self.rng)
@@ -253,8 +257,17 @@ class Search:
         if budget.deadline is not None:
             cutoff = time.perf_counter() + PRIOR_SHARE * (budget.deadline - time.perf_counter())
             stop = lambda: time.perf_counter() >= cutoff  # noqa: E731
-        return one_ply_values(self.game, det, self.seat, legal, self.evaluation, self.rng,
-                              self.players, stop)
+        order = list(range(len(legal)))
+        self.rng.shuffle(order)
+        scored = one_ply_values(self.game, det, self.seat, [legal[i] for i in order],
+                                self.evaluation, self.rng, self.players, stop)
+        known = [v for v in scored if v is not None]
+        floor = min(known) - 1e-6 if known else 0.5
+        priors = [floor] * len(legal)
+        for i, value in zip(order, scored, strict=True):
+            if value is not None:
+                priors[i] = value
+        return priors
 
     def _best(self, ranked: list[Move]) -> Move:
         def score(i: int) -> tuple[int, float, int]:
@@ -269,12 +282,13 @@ class Search:
 
 def one_ply_values(game: Game, state: State, seat: int, legal: list[Move],
                    evaluation: Evaluation, rng: Random, players: int,
-                   stop: Callable[[], bool] = lambda: False) -> list[float]:
-    """The seat's value after each of its moves, scored at once (what the greedy level plays)."""
-    values = []
+                   stop: Callable[[], bool] = lambda: False) -> list[float | None]:
+    """The seat's value after each of its moves, scored at once (what the greedy level plays);
+    None for the moves left once `stop()` said so."""
+    values: list[float | None] = []
     for move in legal:
         if stop():
-            values.append(0.5)
+            values.append(None)
             continue
         after, _ = game.apply(state, seat, move, rng)
         if game.to_act(after):
