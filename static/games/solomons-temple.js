@@ -144,7 +144,9 @@ function prompt(view, ctx) {
     case "defend": return `Phase II, your defence: ${armiesText(mine)}. One Israelite Army lets you move each army inside the walls to any free space; two send every army home.`;
     case "relocate": { const a = mine.armies[view.relocate[0]];
       return `Israelite Army: where does army ${view.relocate[0] + 1} (${where(a[0], a[1])}) go? Click a free space of your city or a button.`; }
-    case "build": return "Phase III: build a piece (your opponent may answer with a Sin), or end your turn without building.";
+    case "build": return ctx.legalMoves.some((m) => m.type === "announce")
+      ? "Phase III: build a piece (your opponent may answer with a Sin; they do not see which), or end your turn without building."
+      : "Phase III: you hold no piece you can build (a Structure, a Furnishing whose Structure stands, a Guarded Gate for an open gate): end your turn, or discard first.";
     case "sin": return `${them} announced a build: play one Sin to stop it (they may atone), or let it be built.`;
     case "answer": return `${them} played the Sin ${view.sin} against your build: atone with a Burnt Offering or the Scapegoat, or the Sin stands and you do not build.`;
     case "blemish": return `${them} offered a ${view.offering}: a Blemished Animal negates it.`;
