@@ -31,6 +31,7 @@ from games.protocol import Game, Move, State
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 PRIOR_SHARE = 0.5  # of the time left, at most what scoring the root's moves may take
+FOLLOW_UPS = 6  # next steps tried when a root move leaves the seat to act again
 PRIOR_VISITS = 3  # playouts' worth of trust in a root move's one-ply value
 INFORMED_DRAWS = 3  # unopened moves scored before one is opened below the root
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
@@ -260,7 +261,8 @@ class Search:
         order = list(range(len(legal)))
         self.rng.shuffle(order)
         scored = one_ply_values(self.game, det, self.seat, [legal[i] for i in order],
-                                self.evaluation, self.rng, self.players, stop)
+                                self.evaluation, self.rng, self.players, stop,
+                                follow=FOLLOW_UPS)
         known = [v for v in scored if v is not None]
         floor = min(known) - 1e-6 if known else 0.5
         priors = [floor] * len(legal)
@@ -282,17 +284,29 @@ class Search:
 
 def one_ply_values(game: Game, state: State, seat: int, legal: list[Move],
                    evaluation: Evaluation, rng: Random, players: int,
-                   stop: Callable[[], bool] = lambda: False) -> list[float | None]:
+                   stop: Callable[[], bool] = lambda: False,
+                   follow: int = 0) -> list[float | None]:
     """The seat's value after each of its moves, scored at once (what the greedy level plays);
-    None for the moves left once `stop()` said so."""
+    None for the moves left once `stop()` said so.
+
+    With `follow`, a move after which the seat alone acts again (the first step of a longer
+    action: a chain picked, then its cells) is worth the best of up to `follow` next steps.
+    """
     values: list[float | None] = []
     for move in legal:
         if stop():
             values.append(None)
             continue
         after, _ = game.apply(state, seat, move, rng)
-        if game.to_act(after):
-            values.append(evaluation.values(game, after, players)[seat])
-        else:
+        acting = game.to_act(after)
+        if not acting:
             values.append(terminal_rewards(game, after, players)[seat])
+        elif follow and acting == {seat}:
+            steps = game.legal_moves(after, seat)
+            steps = rng.sample(steps, min(follow, len(steps)))
+            then = one_ply_values(game, after, seat, steps, evaluation, rng, players, stop)
+            values.append(max((v for v in then if v is not None),
+                              default=evaluation.values(game, after, players)[seat]))
+        else:
+            values.append(evaluation.values(game, after, players)[seat])
     return values

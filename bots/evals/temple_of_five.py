@@ -12,6 +12,7 @@ from bots.evals import Evaluation, from_points
 from games.protocol import Game, State
 
 CHAIN_CELL = 0.25  # points per space of one of a seat's two longest chains
+LATER_CELL = 0.1  # points per space of its other chains (for later priest phases)
 USABLE = 2  # chains a seat may use per priest phase
 
 
@@ -42,8 +43,11 @@ def _chains(seat: dict[str, Any]) -> list[int]:
 
 def values(game: Game, state: State, players: int) -> list[float]:
     view = game.view(state, None)
-    points = [float(score) + CHAIN_CELL * sum(_chains(seat)[:USABLE])
-              for score, seat in zip(view["scores"], view["seats"], strict=True)]
+    points = []
+    for score, seat in zip(view["scores"], view["seats"], strict=True):
+        chains = _chains(seat)
+        points.append(float(score) + CHAIN_CELL * sum(chains[:USABLE])
+                      + LATER_CELL * sum(chains[USABLE:]))
     return from_points(points, scale=4.0)
 
 
