@@ -159,12 +159,11 @@ function prompt(view, ctx) {
   }
 }
 
-function lastMove(ctx) {
-  // The latest events of a move: which army or gate moved, which piece was built.
+function lastMove(view) {
+  // The last move as everyone may see it (view.last): which army or gate moved, which piece
+  // was built.
   const out = { cells: new Set(), pieces: new Set() };
-  for (const e of ctx.events || []) {
-    const d = e.data || {};
-    if (d.seat === undefined || !d.type) continue;
+  for (const d of view.last ? [view.last] : []) {
     const attacked = 1 - d.seat;
     if (["move", "siege_move", "passage", "destroy"].includes(d.type)) out.cells.add(`${attacked}:army:${d.army}`);
     if (d.type === "army") out.cells.add(`${attacked}:cell:0,2`);
@@ -274,7 +273,7 @@ export default {
   render(container, view, ctx) {
     const actor = view.actor;
     const mine = ctx.seat !== null && ctx.seat === actor && ctx.legalMoves.length > 0;
-    const last = lastMove(ctx);
+    const last = lastMove(view);
     const phase = PHASE[view.step] || PHASE[view.step === "instant" || view.step === "blemish" ? "main" : "over"];
     const status = h("div", { class: "st-status", "data-testid": "status" },
       h("b", {}, `Turn ${view.turn_no} · ${ctx.name(view.turn)}'s turn`), ` · ${phase}`,
