@@ -491,12 +491,17 @@ class RoomPage {
 
   /** I just picked (or changed) my name on this page: show it, and reopen the socket as me. */
   named() {
-    const top = this.topbar();
-    this.topEl.replaceWith(top);
-    this.topEl = top;
+    this.refreshTop();
     this.reseatFor = null;
     this.draw();
     this.reconnectNow();
+  }
+
+  /** Draw the header again (my name changed). */
+  refreshTop() {
+    const top = this.topbar();
+    this.topEl.replaceWith(top);
+    this.topEl = top;
   }
 
   makeChat() {
@@ -923,7 +928,10 @@ class RoomPage {
 
   /** One form for the page's life: redraws on every seat change must not wipe a half-typed name. */
   seatForm() {
-    this.nameFormEl ??= nameForm("Pick a name to take a seat:", "Take a seat", () => this.takeSeat());
+    this.nameFormEl ??= nameForm("Pick a name to take a seat:", "Take a seat", () => {
+      this.refreshTop();
+      return this.takeSeat();
+    });
     return this.nameFormEl;
   }
 
