@@ -649,7 +649,11 @@ class RoomPage {
     const deadline = this.state?.status === "active" && this.conn !== "closed" ? this.state.deadlines?.[seat] : null;
     const left = deadline ? Date.parse(deadline) - Date.now() : Infinity;
     const low = this.ctx().myTurn && left > 0 && left < lowMs(this.room);
-    this.bannerEl?.classList.toggle("low", low);
+    if (this.bannerEl && this.bannerEl.classList.contains("low") !== low) {
+      this.bannerEl.classList.toggle("low", low);
+      const text = this.bannerEl.querySelector(".banner-text");
+      if (text) text.textContent = low ? "Your turn — time is running out!" : "Your turn!";
+    }
     if (low && this.warnedFor !== deadline) {
       this.warnedFor = deadline;
       this.signals.warn();
