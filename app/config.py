@@ -42,11 +42,11 @@ class Settings(BaseSettings):
     sockets_per_room: int = 256
     # A websocket that sends nothing (not even a ping) for this long is closed (0: never).
     ws_idle_seconds: float = 120.0
-    # Request headers must be complete this long after their first byte (app.deadlines).
+    # Request headers must be complete this long after their first byte (app.guard.deadlines).
     header_timeout_seconds: float = 10.0
     # A player token not renewed for this long stops working (0: tokens never expire).
     token_ttl_days: float = 30.0
-    # Room expiry (app.expiry; 0: never): a waiting room untouched this long closes, a game with
+    # Room expiry (app.table.expiry; 0: never): a waiting room untouched this long closes, a game with
     # no move this long closes, and closed rooms are deleted this long after their last change.
     lobby_expiry_hours: float = 24.0
     abandoned_expiry_days: float = 14.0

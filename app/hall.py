@@ -9,22 +9,23 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import select
 
-from app import chat, presence, roomread
-from app.bots import BotDriver
-from app.clocks import TurnClocks
 from app.config import Settings
-from app.db import make_engine, make_sessionmaker
-from app.expiry import RoomSweeper
-from app.heartbeat import Heartbeat
-from app.hub import make_hub
-from app.models import MoveRow, Room
-from app.moves import RoomLocks, error_text
-from app.quotas import Quotas
-from app.roomcache import CachedRoom, RoomCache
-from app.rooms import room_deadlines, room_payload
-from app.seat_clocks import CLOCK_ID_PREFIX
-from app.snapshot import Snapshot
-from app.sockets import Client, RoomSockets
+from app.guard.quotas import Quotas
+from app.play.moves import RoomLocks, error_text
+from app.play.snapshot import Snapshot
+from app.play.sockets import Client, RoomSockets
+from app.store.db import make_engine, make_sessionmaker
+from app.store.hub import make_hub
+from app.store.models import MoveRow, Room
+from app.store.postgres import roomread
+from app.store.postgres.roomcache import CachedRoom, RoomCache
+from app.table import chat, presence
+from app.table.bots import BotDriver
+from app.table.clocks import TurnClocks
+from app.table.expiry import RoomSweeper
+from app.table.heartbeat import Heartbeat
+from app.table.rooms import room_deadlines, room_payload
+from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class Hall:
         self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.sessions = make_sessionmaker(self.engine)
         self.hub = make_hub(url)
-        # Postgres: rooms held in memory, written by conditional statements (app/roomcache.py).
+        # Postgres: rooms held in memory, written by conditional statements (app/store/postgres/roomcache.py).
         self.cache = (None if settings.is_sqlite else
                       RoomCache(url.replace("postgresql+asyncpg://", "postgresql://", 1),
                                 self.origin))
@@ -125,7 +126,7 @@ class Hall:
                             room.clock_banks)
 
     async def room_message(self, code: str) -> dict[str, Any] | None:
-        if self.cache is not None:  # Postgres: one statement (app/roomread.py)
+        if self.cache is not None:  # Postgres: one statement (app/store/postgres/roomread.py)
             payload = await roomread.room_payload(self.cache.pool, code)
             return None if payload is None else {"type": "room", "room": payload}
         async with self.sessions() as session:

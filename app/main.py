@@ -14,11 +14,11 @@ from fastapi.staticfiles import StaticFiles
 from app.api import admin, chat, lobby, play, replay
 from app.config import Settings, get_settings
 from app.errors import install_handlers
-from app.gate import RestGate
+from app.guard.gate import RestGate
+from app.guard.quotas import GuessThrottle
+from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
-from app.quotas import GuessThrottle
-from app.security import Edge, install_log_filter
+from app.store.migrate import upgrade_to_head_async
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

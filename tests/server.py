@@ -98,7 +98,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "warning", "--ws-max-size", str(WS_MAX_SIZE),
-             "--http", "app.deadlines:HeaderDeadline"],
+             "--http", "app.guard.deadlines:HeaderDeadline"],
             cwd=ROOT, env=self._env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

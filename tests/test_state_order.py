@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.snapshot import Snapshot
-from app.sockets import Client
+from app.play.snapshot import Snapshot
+from app.play.sockets import Client
 
 
 def _snap(version: int, status: str) -> Snapshot:

@@ -13,17 +13,17 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from app import absence, rooms
+from app.admin.replays import state_at
 from app.api.bounds import MAX_INT32, MAX_SEAT
 from app.api.deps import AdminDep, HallDep, SessionDep
 from app.api.replay import log_rows, replay_payload
-from app.client_ids import platform_id
-from app.db import transaction
 from app.errors import ApiError
-from app.models import AdminAction, MoveRow, Player, Room, Seat, utcnow
-from app.moves import Mover, submit_move
-from app.names import invisible
-from app.replays import state_at
+from app.guard.names import invisible
+from app.play.client_ids import platform_id
+from app.play.moves import Mover, submit_move
+from app.store.db import transaction
+from app.store.models import AdminAction, MoveRow, Player, Room, Seat, utcnow
+from app.table import absence, rooms
 from games import REGISTRY
 from games.protocol import replay
 

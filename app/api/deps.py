@@ -11,10 +11,10 @@ from fastapi.security.base import SecurityBase
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
-from app.auth import bearer, check_admin, player_for_token, player_from_pool
 from app.errors import ApiError
+from app.guard.auth import bearer, check_admin, player_for_token, player_from_pool
 from app.hall import Hall
-from app.models import Player
+from app.store.models import Player
 
 
 def hall_of(connection: HTTPConnection) -> Hall:

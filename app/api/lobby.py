@@ -9,7 +9,6 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 from sqlalchemy import insert, select, update
 
-from app import absence, rooms, seatwrite
 from app.api.bounds import MAX_SEAT
 from app.api.deps import (
     Address,
@@ -20,13 +19,15 @@ from app.api.deps import (
     client_host,
     hall_of,
 )
-from app.auth import hash_token, new_token, token_times
-from app.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
-from app.db import transaction
 from app.errors import ApiError
-from app.models import MoveRow, Player, Room, Seat, utcnow
-from app.names import clean_name
-from app.rules_help import rules_of
+from app.guard.auth import hash_token, new_token, token_times
+from app.guard.names import clean_name
+from app.store.db import transaction
+from app.store.models import MoveRow, Player, Room, Seat, utcnow
+from app.store.postgres import seatwrite
+from app.table import absence, rooms
+from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from app.table.rules_help import rules_of
 from games import REGISTRY, Event
 
 router = APIRouter(prefix="/api")
@@ -48,7 +49,7 @@ class NewRoom(BaseModel):
     # Seconds per move; None (the default) plays without a clock. See TURN_CLOCK_PRESETS.
     turn_clock: int | None = Field(None, ge=MIN_TURN_CLOCK, le=MAX_TURN_CLOCK)
     # Fischer clock: with an increment, turn_clock is each seat's starting bank and every move
-    # a seat makes adds this many seconds to it (app/seat_clocks.py).
+    # a seat makes adds this many seconds to it (app/table/seat_clocks.py).
     clock_increment: int | None = Field(None, ge=0, le=MAX_CLOCK_INCREMENT)
 
     @model_validator(mode="after")
@@ -186,7 +187,7 @@ async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
 
 async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dict[str, Any]:
     """`_change` for an action on the room and its seats alone (`rooms.*_seats`): on Postgres
-    one short transaction on the pool (`app.seatwrite`), with no ORM session at all."""
+    one short transaction on the pool (`app.store.postgres.seatwrite`), with no ORM session at all."""
     if hall.cache is None:
         async def on_session(session: Any, room: Any, *args: Any) -> None:
             action(room, await rooms.seats_of(session, room.code), *args)

@@ -14,18 +14,18 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy import Select, select
 
-from app import chat, presence
 from app.api.deps import hall_of
-from app.auth import check_found, hash_token
-from app.client_ids import check_player_id
 from app.errors import ApiError
+from app.guard.auth import check_found, hash_token
+from app.guard.idle import QuietWatch
+from app.guard.quotas import client_address
 from app.hall import Hall
-from app.idle import QuietWatch
-from app.models import Player, Room, Seat
-from app.moves import Mover, submit_move
-from app.quotas import client_address
-from app.rooms import normalize_code
-from app.sockets import Client
+from app.play.client_ids import check_player_id
+from app.play.moves import Mover, submit_move
+from app.play.sockets import Client
+from app.store.models import Player, Room, Seat
+from app.table import chat, presence
+from app.table.rooms import normalize_code
 
 router = APIRouter()
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from app import rooms
+from app.admin.replays import frames
 from app.api.bounds import MAX_SEAT
 from app.api.deps import SessionDep
 from app.errors import ApiError
-from app.models import MoveRow, Room
-from app.replays import frames
+from app.store.models import MoveRow, Room
+from app.table import rooms
 
 router = APIRouter(prefix="/api")
 

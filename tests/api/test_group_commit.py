@@ -1,4 +1,4 @@
-"""Group commit (app/groupcommit.py): moves of several rooms arriving together are written by one
+"""Group commit (app/store/postgres/groupcommit.py): moves of several rooms arriving together are written by one
 statement, and each still gets exactly its own answer: committed, a stale room read again, a
 client id used twice answered with its first version."""
 
@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import func, select
 
-from app.groupcommit import GroupCommit
 from app.hall import Hall
-from app.models import MoveRow, Player, Room
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.play.moves import Mover, submit_move
+from app.store.models import MoveRow, Player, Room
+from app.store.postgres.groupcommit import GroupCommit
+from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move, hall_on
 

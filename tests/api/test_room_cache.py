@@ -1,4 +1,4 @@
-"""Postgres keeps rooms in the serving process's memory (app/roomcache.py): another process's
+"""Postgres keeps rooms in the serving process's memory (app/store/postgres/roomcache.py): another process's
 write must never be overwritten or judged against an old state, and a room nobody else serves
 sends no NOTIFY."""
 
@@ -12,10 +12,10 @@ from sqlalchemy import select, update
 
 from app.config import Settings
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
-from app.models import MoveRow, Player, Seat
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.play.moves import Mover, submit_move
+from app.store.migrate import upgrade_to_head_async
+from app.store.models import MoveRow, Player, Seat
+from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move
 from tests.server import database

@@ -1,5 +1,5 @@
-"""On Postgres the `room` message is read in one statement (app/roomread.py), alone or with the
-state, and seat changes are written on the raw pool (app/seatwrite.py): all must say exactly what
+"""On Postgres the `room` message is read in one statement (app/store/postgres/roomread.py), alone or with the
+state, and seat changes are written on the raw pool (app/store/postgres/seatwrite.py): all must say exactly what
 the session path (and the hot path's own load) says."""
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from datetime import timedelta
 
 import pytest
 
-from app import absence, roomread, rooms, seatwrite
 from app.hall import Hall
-from app.models import Player, Room, SeatVote, utcnow
-from app.moves import Mover, submit_move
-from app.seat_clocks import CLOCK_ID_PREFIX
+from app.play.moves import Mover, submit_move
+from app.store.models import Player, Room, SeatVote, utcnow
+from app.store.postgres import roomread, seatwrite
+from app.table import absence, rooms
+from app.table.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
 from tests.api.inprocess import hall_on
 

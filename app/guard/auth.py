@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.errors import ApiError
-from app.models import Player, utcnow
+from app.store.models import Player, utcnow
 
 
 def new_token() -> str:

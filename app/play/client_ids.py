@@ -8,7 +8,7 @@ platform id starts with `~`, and a player's id may not.
 from __future__ import annotations
 
 from app.errors import ApiError
-from app.names import invisible
+from app.guard.names import invisible
 
 PLATFORM_PREFIX = "~"
 MAX_CLIENT_ID = 64

@@ -19,9 +19,9 @@ import orjson
 from sqlalchemy import delete, select
 
 from app.errors import ApiError
-from app.models import ChatMessage, Player, Room, Seat, Watcher
-from app.names import invisible
-from app.sockets import Client
+from app.guard.names import invisible
+from app.play.sockets import Client
+from app.store.models import ChatMessage, Player, Room, Seat, Watcher
 
 MAX_CHAT_CHARS = 300
 HISTORY = 100
@@ -158,7 +158,7 @@ def watchers_message(names: list[str | None]) -> dict[str, Any]:
 Greeting = tuple[dict[str, Any], dict[str, Any]]
 
 # The greeting as columns: read alone (`seat_greeting`) or with the socket's
-# seat count (`app.seatcount.connect`). $1 is the room's code.
+# seat count (`app.store.postgres.seatcount.connect`). $1 is the room's code.
 GREETING_COLUMNS = (
     "ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
     f"      WHERE room_code = $1 ORDER BY id DESC LIMIT {HISTORY}) AS lines, "

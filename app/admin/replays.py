@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.models import MoveRow, Room
+from app.store.models import MoveRow, Room
 from games import REGISTRY, Event, Game
 from games.protocol import State, match_rng
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, and_, delete, func, or_, update
 
-from app.models import Room, utcnow
+from app.store.models import Room, utcnow
 
 if TYPE_CHECKING:
     from app.hall import Hall

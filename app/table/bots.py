@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from app.client_ids import platform_id
 from app.errors import ApiError
-from app.models import Room, Seat
-from app.moves import Mover, submit_move
+from app.play.client_ids import platform_id
+from app.play.moves import Mover, submit_move
+from app.store.models import Room, Seat
 from games import REGISTRY
 
 if TYPE_CHECKING:

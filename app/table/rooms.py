@@ -13,10 +13,10 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.absence import BOT_KIND, absence_payload, seat_handed
 from app.errors import ApiError
-from app.models import Handover, MoveRow, Player, Room, Seat, utcnow
-from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
+from app.store.models import Handover, MoveRow, Player, Room, Seat, utcnow
+from app.table.absence import BOT_KIND, absence_payload, seat_handed
+from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
 
@@ -79,7 +79,7 @@ AWAY_AFTER = 3  # timeouts in a row that mark a seat away
 async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
     """The wire `room` object, read through a session. Seats are read as plain rows, not ORM
     objects: nothing here changes them (issue 10). On Postgres the hot callers read all of it
-    in one statement instead (`app.roomread`)."""
+    in one statement instead (`app.store.postgres.roomread`)."""
     seats = Seat.__table__
     rows = (await session.execute(
         select(seats, Player.name.label("player_name"))
@@ -215,7 +215,7 @@ def _seat(seats: list[Any], number: int) -> Any:
 def join_seats(room: Any, seats: list[Any], player: Any, wanted: int | None) -> None:
     """Seat `player` (in seat `wanted`, or the first free one). Like every `*_seats` action, it
     only reads and sets attributes of the room and its seats, so that Postgres can run it on
-    plain rows (`app.seatwrite`) and SQLite on ORM objects."""
+    plain rows (`app.store.postgres.seatwrite`) and SQLite on ORM objects."""
     if any(s.player_id == player.id for s in seats):
         return  # already seated: joining again (a second tab, a retry) changes nothing
     _lobby_only(room, "join")

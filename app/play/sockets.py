@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.websockets import WebSocket
 
-from app.snapshot import Snapshot, state_messages
+from app.play.snapshot import Snapshot, state_messages
 
 if TYPE_CHECKING:
-    from app.chat import Greeting  # app.chat imports this module
+    from app.table.chat import Greeting  # app.table.chat imports this module
 
 log = logging.getLogger(__name__)
 OUTBOX_LIMIT = 256
@@ -44,11 +44,11 @@ class Client:
     # The number of the newest room read sent to it (RoomSockets.ticket; 0: none yet).
     room_seen: int = 0
     closed: bool = False
-    # What app.presence has counted for this socket: a seat, or (None) a watcher.
+    # What app.table.presence has counted for this socket: a seat, or (None) a watcher.
     counted: bool = False
     counted_seat: int | None = None
     recount: asyncio.Task[None] | None = None
-    ledger: int | None = None  # its row of seat_sockets while it counts on a seat (app.heartbeat)
+    ledger: int | None = None  # its row of seat_sockets while it counts on a seat (app.table.heartbeat)
     # Its chat history and watchers messages, when read with its seat count (Postgres).
     greeting: Greeting | None = None
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")

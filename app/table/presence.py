@@ -12,9 +12,9 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
-from app import chat
-from app.heartbeat import seat_connected, seat_disconnected
-from app.sockets import Client
+from app.play.sockets import Client
+from app.table import chat
+from app.table.heartbeat import seat_connected, seat_disconnected
 
 if TYPE_CHECKING:
     from app.hall import Hall

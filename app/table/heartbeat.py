@@ -1,6 +1,6 @@
 """Connections held by a process that died are given back: heartbeats and a ledger of sockets.
 
-`seats.connections` (kept by app/presence.py) counts a seat's open sockets in every process. A
+`seats.connections` (kept by app/table/presence.py) counts a seat's open sockets in every process. A
 process that dies hard (killed, power lost) never closes its sockets, and its counts would hold
 those seats "connected" for ever: nobody could vote a bot in. So every seat socket is also a row
 of `seat_sockets` naming its process (spectators' `watchers` rows name it too), and every
@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import case, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import absence, chat, seatcount
-from app.models import Process, Room, Seat, SeatSocket, SeatVote, Watcher, utcnow
+from app.store.models import Process, Room, Seat, SeatSocket, SeatVote, Watcher, utcnow
+from app.store.postgres import seatcount
+from app.table import absence, chat
 
 if TYPE_CHECKING:
     from app.hall import Hall
@@ -126,7 +127,7 @@ async def _uncount(session: AsyncSession, code: str, seat: int, player_id: str |
     await session.execute(update(Seat).where(
         Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
             connections=case((left <= 0, 0), else_=left),
-            # the last connection closing starts the absence grace period (app.absence)
+            # the last connection closing starts the absence grace period (app.table.absence)
             absent_since=case((left <= 0, utcnow()), else_=None)))
 
 

@@ -6,7 +6,7 @@ handovers, names, ROLLBACK) and most of the CPU a new room cost (issue 10). Here
 statement returns the room's columns and, as arrays of rows, its seats, votes, handovers, the
 names they mention and the seats the turn clock marks away; `rooms.payload_from` builds the same
 payload as the session path. The state is read when a running clock needs it, or when the caller
-also wants the room as the hot path holds it (`app.roomcache.CachedRoom`: after a start, a socket
+also wants the room as the hot path holds it (`app.store.postgres.roomcache.CachedRoom`: after a start, a socket
 count, a greeting), which then costs no second statement.
 """
 
@@ -19,11 +19,11 @@ from typing import Any
 
 import asyncpg
 
-from app.absence import absence_fields
-from app.connections import Connections
-from app.roomcache import CachedRoom
-from app.rooms import AWAY_AFTER, payload_from
-from app.seat_clocks import CLOCK_ID_PREFIX
+from app.store.postgres.connections import Connections
+from app.store.postgres.roomcache import CachedRoom
+from app.table.absence import absence_fields
+from app.table.rooms import AWAY_AFTER, payload_from
+from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 # $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER, $4 whether to read the
 # room as held in memory too (its state, seed, xmin, and the events and clock of its last move).

@@ -3,7 +3,7 @@
 uvicorn times out idle keep-alive connections, but a connection that opens and then sends
 nothing, or trickles its request line and headers a byte at a time, is held open forever: the
 app never sees it, so only the protocol can close it. Serve with
-`uvicorn app.main:app --http app.deadlines:HeaderDeadline` (the Makefile, Dockerfile and
+`uvicorn app.main:app --http app.guard.deadlines:HeaderDeadline` (the Makefile, Dockerfile and
 compose file do) and every request must finish its headers within HEADER_TIMEOUT_SECONDS of
 its first byte (or of the connection opening). Websockets then answer to WS_IDLE_SECONDS.
 """

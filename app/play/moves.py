@@ -3,7 +3,7 @@
 Take the in-process room lock, check who may move, apply the rules, write state and the move
 row, commit; only then acknowledge and broadcast. A retried client id answers with the first
 result. On Postgres the room is judged as this process holds it in memory and written by one
-conditional statement (`app.roomcache`); on SQLite (one process, one writer) the room and its
+conditional statement (`app.store.postgres.roomcache`); on SQLite (one process, one writer) the room and its
 seats are read and written in one SQLAlchemy Core transaction.
 """
 
@@ -22,10 +22,10 @@ from sqlalchemy import Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
-from app.models import MoveRow, Room, Seat, as_utc, utcnow
-from app.roomcache import CachedRoom
-from app.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
-from app.snapshot import Snapshot
+from app.play.snapshot import Snapshot
+from app.store.models import MoveRow, Room, Seat, as_utc, utcnow
+from app.store.postgres.roomcache import CachedRoom
+from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
 from games import REGISTRY, IllegalMove
 from games.protocol import match_rng
 

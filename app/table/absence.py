@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import get_settings
 from app.errors import ApiError
-from app.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
+from app.store.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
 
 BOT_KIND = "random"
 
@@ -134,7 +134,7 @@ async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str)
 
 def seat_handed(room: Room) -> None:
     """A seat changed hands mid-game: write the room row too. On Postgres a move is committed
-    only if the room row is as the mover read it (`app.roomcache`, keyed by xmin), so a move
+    only if the room row is as the mover read it (`app.store.postgres.roomcache`, keyed by xmin), so a move
     judged on the old seats (a bot's, in flight) is judged again on the new ones."""
     room.updated_at = utcnow()
 

@@ -1,7 +1,7 @@
 """Turn clocks: when a seat's time runs out, its zombie move is played through the pipeline.
 
 The deadlines are derived from the database (rooms.last_move_at plus rooms.turn_clock, or plus
-each seat's Fischer bank: app.seat_clocks), so they survive a restart. Every process watches;
+each seat's Fischer bank: app.table.seat_clocks), so they survive a restart. Every process watches;
 the move's platform id `~clock:<version>:<seat>` plus the pipeline's version check and
 exactly-once keys let exactly one of them land it.
 """
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from app.client_ids import platform_id
 from app.errors import ApiError
-from app.models import Room, Seat, utcnow
-from app.moves import Mover, submit_move
-from app.seat_clocks import earliest_deadline, seat_deadlines
+from app.play.client_ids import platform_id
+from app.play.moves import Mover, submit_move
+from app.store.models import Room, Seat, utcnow
+from app.table.seat_clocks import earliest_deadline, seat_deadlines
 from games import REGISTRY
 
 if TYPE_CHECKING:

@@ -24,10 +24,10 @@ from typing import Any
 import asyncpg
 import orjson
 
-from app.connections import Connections
-from app.groupcommit import GroupCommit
-from app.hub import CHANNEL
-from app.seat_clocks import CLOCK_ID_PREFIX
+from app.store.hub import CHANNEL
+from app.store.postgres.connections import Connections
+from app.store.postgres.groupcommit import GroupCommit
+from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 
 @dataclass(slots=True)
@@ -158,7 +158,7 @@ class RoomCache:
         return self._rooms.get(code)
 
     def hold(self, room: CachedRoom) -> None:
-        """Hold `room` (as read or written just now, here or by `app.roomread`), letting go of
+        """Hold `room` (as read or written just now, here or by `app.store.postgres.roomread`), letting go of
         the least recently used beyond `HELD` (memory stays bounded however many rooms were ever
         served; a room let go is read again if needed)."""
         self._rooms[room.code] = room

@@ -198,7 +198,7 @@ class Watcher(Base):
 
 
 class Process(Base):
-    """A running server process and its last heartbeat (app/presence.py)."""
+    """A running server process and its last heartbeat (app/table/presence.py)."""
 
     __tablename__ = "processes"
 

@@ -2,7 +2,7 @@
 
 Why: through the ORM, counting a socket took a transaction of four round trips and a NOTIFY
 every time, and set-up and tear-down of rooms became most of the server's CPU (issue 10). Like a
-move (`app.roomcache`), a count NOTIFYs only when another process has sockets in the room. The
+move (`app.store.postgres.roomcache`), a count NOTIFYs only when another process has sockets in the room. The
 room row is locked first, so counts of one room change one after the other across processes:
 the second sees the first's socket, and tells it (or is told) of its own.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.chat import GREETING_COLUMNS, Greeting, greeting_messages
-from app.connections import Connections
-from app.hub import CHANNEL
+from app.store.hub import CHANNEL
+from app.store.postgres.connections import Connections
+from app.table.chat import GREETING_COLUMNS, Greeting, greeting_messages
 
 # Every statement here first takes the room row's lock (the one-time filter runs before the seat
 # is touched), as starts, joins and moves do: one lock order for all, so no deadlock with them.
@@ -74,7 +74,7 @@ class Connected:
 async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,
                   registered: int) -> Connected:
     """Count one more socket for the seat; the same statement reads the socket's chat greeting
-    (`app.chat.seat_greeting`), one round trip less for every player's socket (issue 10).
+    (`app.table.chat.seat_greeting`), one round trip less for every player's socket (issue 10).
 
     Votes read in the same statement may miss one committed while it waited for the room lock;
     that is safe here: a socket opening can complete a majority only through its own player's
