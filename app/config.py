@@ -78,10 +78,6 @@ class Settings(BaseSettings):
     def token_ttl(self) -> timedelta | None:
         return timedelta(days=self.token_ttl_days) if self.token_ttl_days > 0 else None
 
-    @property
-    def is_sqlite(self) -> bool:
-        return self.async_database_url.startswith("sqlite")
-
 
 @lru_cache
 def get_settings() -> Settings:

@@ -1,85 +1,31 @@
-"""The move pipeline: one transaction per move, committed before anyone hears of it.
+"""The move pipeline, top to bottom: a socket's `move` frame, the checks, the rules, the one
+write, the acknowledgement and the fan-out.
 
-Take the in-process room lock, check who may move, apply the rules, write state and the move
-row, commit; only then acknowledge and broadcast. A retried client id answers with the first
-result. On Postgres the room is judged as this process holds it in memory and written by one
-conditional statement (`app.store.postgres.roomcache`); on SQLite (one process, one writer) the room and its
-seats are read and written in one SQLAlchemy Core transaction.
+A move is committed before anyone hears of it: take the room's lock (one writer per room in
+this process), judge it (status, seat, turn, staleness, then the rules and the clocks), write
+the state and the move row through the store (`hall.store.commit_move`, with the notification
+for the other processes), then push the new state to this process's sockets and acknowledge
+the mover. A retried client id answers with the first result. Bots and the turn clock submit
+through the same `submit_move`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import traceback
-import weakref
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import asyncpg
-from sqlalchemy import Row, insert, select, update
-from sqlalchemy.exc import IntegrityError
-
+from app.context import Context
 from app.errors import ApiError
+from app.play.client_ids import check_player_id
 from app.play.snapshot import Snapshot
-from app.store.models import MoveRow, Room, Seat, as_utc, utcnow
-from app.store.postgres.roomcache import CachedRoom
+from app.play.sockets import Client, error_frame
+from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
+from app.store.models import as_utc, utcnow
 from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
 from games import REGISTRY, IllegalMove
 from games.protocol import match_rng
-
-if TYPE_CHECKING:
-    from app.hall import Hall
-
-
-class Steps:
-    """Where the simultaneous step each room is in began, as far as this process knows.
-
-    A step is simultaneous while several seats act and the seats to act only shrink: a move
-    chosen on any version since the step began is judged against the current state (design 3),
-    even once one seat is left to act (the others' moves, applied on arrival, took nothing of
-    its own). Known only to the process that committed the room's last move; unknown (another
-    process wrote, a restart, a rollback), a step begins at the current version, and a move on
-    an older view is refused `stale` as in a turn-based step.
-    """
-
-    LIMIT = 50_000  # rooms remembered mid-step; the oldest entry goes first
-
-    def __init__(self) -> None:
-        self._began: dict[str, tuple[int, int]] = {}  # code -> (version, step began at)
-
-    def began(self, code: str, version: int) -> int:
-        known = self._began.get(code)
-        return known[1] if known is not None and known[0] == version else version
-
-    def moved(self, code: str, version: int, began: int | None) -> None:
-        """The room is at `version` now, in a step that `began` then (None: a new step)."""
-        self._began.pop(code, None)
-        if began is not None and began < version:
-            if len(self._began) >= self.LIMIT:
-                del self._began[next(iter(self._began))]
-            self._began[code] = (version, began)
-
-
-class RoomLocks:
-    """One writer per room inside this process; with SQLite, one writer in all. Also where,
-    under that lock, each room's simultaneous step began (`steps`)."""
-
-    def __init__(self, single_writer: bool) -> None:
-        self._single = asyncio.Lock() if single_writer else None
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
-        self.steps = Steps()
-
-    def get(self, code: str) -> asyncio.Lock:
-        if self._single is not None:
-            return self._single
-        lock = self._locks.get(code)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[code] = lock
-        return lock
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,26 +45,60 @@ class RuleError(Exception):
     """A rule module raised something other than IllegalMove: the room must be errored."""
 
 
-class AlreadyApplied(Exception):
-    """This client id already made a move: the answer is the version it made then."""
+async def on_move_frame(hall: Context, client: Client, message: dict[str, Any]) -> None:
+    """A socket's `move` frame: answered `ack` once committed and pushed, or `error`."""
+    raw_id = message.get("id")
+    try:
+        move_id, version, move = _move_fields(message)
+        made = await submit_move(hall, client.room, Mover(player_id=client.player_id),
+                                 move_id, version, move)
+    except ApiError as exc:
+        client.send(error_frame(exc.code, exc.message,
+                                raw_id if isinstance(raw_id, str) else None))
+        if exc.code == "stale":  # the mover gets the state it missed, even at its version
+            snap = await hall.load_snapshot(client.room)
+            if snap is not None:
+                hall.push(snap, force=True, only=client)
+        return
+    client.send({"type": "ack", "id": move_id, "version": made})
 
-    def __init__(self, version: int) -> None:
-        super().__init__(version)
-        self.version = version
+
+def _move_fields(message: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
+    move_id = check_player_id(message.get("id"))
+    version, move = message.get("version"), message.get("move")
+    if type(version) is not int:
+        raise ApiError(400, "bad_message", "A move needs the 'version' of the state it was "
+                       "chosen on, as a whole number.")
+    if not isinstance(move, dict):
+        raise ApiError(400, "bad_message", "A move needs a 'move' object.")
+    return move_id, version, move
 
 
-async def submit_move(hall: Hall, code: str, mover: Mover, client_id: str,
+async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
                       seen_version: int | None, move: Any) -> int:
     """Apply one move durably; returns the version it made (or made the first time)."""
-    commit = _commit_cached if hall.cache is not None else _commit_move
+    steps = hall.locks.steps
+
+    def judge(room: RoomView, seats: Seats) -> Judged:
+        """The checks and the rules, on the room as the store read it (the store may call
+        this again on a fresher read)."""
+        seat = mover.seat if mover.seat is not None else next(
+            (s for s, (player, _) in seats.items()
+             if mover.player_id and player == mover.player_id), None)
+        _check_bot(mover, seats.get(seat, (None, None))[1] if seat is not None else None)
+        return _judge(room, seats, seat, client_id, seen_version, move,
+                      steps.began(code, room.version))
+
     async with hall.locks.get(code):
-        try:
-            snap, bots_to_act = await commit(hall, code, mover, client_id, seen_version, move)
+        try:  # the one write: durable before anyone hears of it
+            version, j = await hall.store.commit_move(code, mover.seat, mover.player_id,
+                                                      client_id, move, judge)
         except AlreadyApplied as done:
             return done.version
-        except (IntegrityError, asyncpg.UniqueViolationError):
+        except DuplicateMove:
             # The same client id raced itself past the refusal check: answer the first result.
-            version = await _earlier_result(hall, code, mover, client_id)
+            version = await hall.store.earlier_move(code, client_id, mover.seat,
+                                                    mover.player_id)
             if version is None:
                 raise ApiError(409, "conflict", "The room changed under this move; try again.")\
                     from None
@@ -127,124 +107,34 @@ async def submit_move(hall: Hall, code: str, mover: Mover, client_id: str,
             await hall.mark_errored(code, exc.__cause__ or exc)
             raise ApiError(409, "room_errored", "The game hit an internal error; the room is "
                            "paused for the admin.") from None
-        hall.push(snap)
-    if bots_to_act:
+        steps.moved(code, version, j.step)
+        hall.push(Snapshot(code, j.game, j.status, version, j.state, j.events, j.deadlines,
+                           j.timed_out, j.banks))
+    if j.bots_to_act:
         hall.bots.wake(code)
-    return snap.version
-
-
-ROOMS = Room.__table__
-SEATS = Seat.__table__
-MOVES = MoveRow.__table__
-_ROOM_COLUMNS = (ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version, ROOMS.c.state,
-                 ROOMS.c.turn_clock, ROOMS.c.clock_increment, ROOMS.c.clock_banks,
-                 ROOMS.c.last_move_at)
-
-
-async def _commit_move(hall: Hall, code: str, mover: Mover, client_id: str,
-                       seen_version: int | None, move: Any) -> tuple[Snapshot, bool]:
-    """One transaction on a bare connection (SQLAlchemy Core, no ORM unit of work): the ORM's
-    identity map and flush bookkeeping cost more CPU per move than the rules themselves."""
-    async with hall.engine.begin() as conn:
-        # One round trip: the room (locked) and its seats, one row per seat.
-        rows = (await conn.execute(
-            select(*_ROOM_COLUMNS, SEATS.c.seat, SEATS.c.player_id, SEATS.c.bot)
-            .select_from(ROOMS.outerjoin(SEATS, SEATS.c.room_code == ROOMS.c.code))
-            .where(ROOMS.c.code == code).with_for_update(of=ROOMS))).all()
-        if not rows:
-            raise ApiError(404, "room_not_found", "That room does not exist.")
-        room = rows[0]
-        seats = [row for row in rows if row.seat is not None]
-        seat = mover.seat if mover.seat is not None else _seat_of(seats, mover.player_id)
-        try:
-            _check_bot(mover, next((s.bot for s in seats if s.seat == seat), None))
-            j = _judge(room, seat, seen_version, move,
-                       hall.locks.steps.began(code, room.version))
-        except ApiError:
-            earlier = await _earlier_result(hall, code, mover, client_id, conn)
-            if earlier is not None:
-                raise AlreadyApplied(earlier) from None
-            raise
-        version = room.version + 1
-        status = "finished" if j.over else room.status
-        await conn.execute(update(ROOMS).where(ROOMS.c.code == code).values(
-            state=j.state, version=version, status=status, last_move_at=j.now,
-            updated_at=j.now, clock_banks=j.banks))
-        await conn.execute(insert(MOVES).values(
-            room_code=code, version=version, seat=j.seat, client_id=client_id, move=move,
-            events=j.events, created_at=j.now))
-        await hall.hub.notify_in(conn, f"state:{code}:{hall.origin}")
-        hall.locks.steps.moved(code, version, j.step)
-        bots_to_act = not j.over and any(s.bot and s.seat in j.acting for s in seats)
-        timed_out = j.seat if client_id.startswith(CLOCK_ID_PREFIX) else None
-        return Snapshot(code, room.game, status, version, j.state, j.events, j.deadlines,
-                        timed_out, j.banks), bots_to_act
-
-
-async def _commit_cached(hall: Hall, code: str, mover: Mover, client_id: str,
-                         seen_version: int | None, move: Any) -> tuple[Snapshot, bool]:
-    """Postgres: judge against the room this process holds, then one conditional statement.
-
-    A refusal or a lost write (another writer came first) reads the room afresh and judges
-    again, so a stale room in memory can cost a move one read but never decide it."""
-    cache = hall.cache
-    assert cache is not None
-    room, fresh = cache.get(code), False
-    for _ in range(_ATTEMPTS):
-        if room is None:
-            room, fresh = await cache.load(code), True
-            if room is None:
-                raise ApiError(404, "room_not_found", "That room does not exist.")
-        seat = mover.seat if mover.seat is not None else next(
-            (s for s, (player, _) in room.seats.items()
-             if mover.player_id and player == mover.player_id), None)
-        try:
-            _check_bot(mover, room.seats.get(seat, (None, None))[1] if seat is not None else None)
-            j = _judge(room, seat, seen_version, move,
-                       hall.locks.steps.began(code, room.version))
-        except ApiError:
-            if not fresh:
-                room = None
-                continue
-            earlier = await cache.earlier(code, client_id, mover.seat, mover.player_id)
-            if earlier is not None:
-                raise AlreadyApplied(earlier) from None
-            raise
-        status = "finished" if j.over else room.status
-        timed_out = j.seat if client_id.startswith(CLOCK_ID_PREFIX) else None
-        if await cache.write(room, state=j.state, status=status, seat=j.seat,
-                             player_id=None if mover.seat is not None else mover.player_id,
-                             client_id=client_id, move=move, events=j.events, now=j.now,
-                             banks=j.banks, timed_out=timed_out):
-            hall.locks.steps.moved(code, room.version, j.step)
-            bots_to_act = not j.over and any(room.seats.get(s, (None, None))[1]
-                                             for s in j.acting)
-            return Snapshot(code, room.game, status, room.version, j.state, j.events,
-                            j.deadlines, timed_out, j.banks), bots_to_act
-        room = None
-    raise ApiError(409, "conflict", "The room changed under this move; try again.")
-
-
-_ATTEMPTS = 5
+    return version
 
 
 @dataclass(frozen=True, slots=True)
 class Judged:
     """A move the generic checks and the rules accepted, and what it makes."""
 
+    game: str
     seat: int
     state: Any
+    status: str
     over: bool
-    acting: Any
     events: list[dict[str, Any]]
     now: datetime
     banks: dict[str, float] | None
     deadlines: dict[str, str]
     step: int | None  # the version the simultaneous step it leaves the room in began at
+    timed_out: int | None  # the seat whose clock made this move (see Snapshot)
+    bots_to_act: bool
 
 
-def _judge(room: Row[Any] | CachedRoom, seat: int | None, seen_version: int | None,
-           move: Any, step_began: int) -> Judged:
+def _judge(room: RoomView, seats: Seats, seat: int | None, client_id: str,
+           seen_version: int | None, move: Any, step_began: int) -> Judged:
     """The generic checks (status, seated, turn, staleness), the rules, and the clocks."""
     _check_room(room)
     if seat is None:
@@ -259,11 +149,13 @@ def _judge(room: Row[Any] | CachedRoom, seat: int | None, seen_version: int | No
     except Exception as exc:
         raise RuleError() from exc
     step = step_began if len(acted) > 1 and frozenset(acting) <= acted else None
-    return Judged(seat, new_state, over, acting, [e.to_json() for e in events], now, banks,
-                  deadlines, step)
+    return Judged(room.game, seat, new_state, "finished" if over else room.status, over,
+                  [e.to_json() for e in events], now, banks, deadlines, step,
+                  seat if client_id.startswith(CLOCK_ID_PREFIX) else None,
+                  not over and any(seats.get(s, (None, None))[1] for s in acting))
 
 
-def _clock(room: Row[Any] | CachedRoom, seat: int, acting: Any,
+def _clock(room: RoomView, seat: int, acting: Any,
            now: Any) -> tuple[Any, dict[str, str]]:
     """A Fischer clock's banks after this move, and the deadlines of the seats to act next."""
     banks = room.clock_banks
@@ -283,11 +175,7 @@ def _check_bot(mover: Mover, bot: str | None) -> None:
         raise ApiError(403, "not_seated", "A player holds this seat again; the bot stands down.")
 
 
-def _seat_of(seats: Sequence[Row[Any]], player_id: str | None) -> int | None:
-    return next((s.seat for s in seats if player_id and s.player_id == player_id), None)
-
-
-def _check_room(room: Row[Any] | CachedRoom) -> None:
+def _check_room(room: RoomView) -> None:
     refusals = {
         "lobby": ("not_started", "The game has not started yet."),
         "finished": ("game_over", "The game is over."),
@@ -300,7 +188,7 @@ def _check_room(room: Row[Any] | CachedRoom) -> None:
         raise ApiError(409, code, message)
 
 
-def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None, move: Any,
+def _apply(room: RoomView, seat: int, seen_version: int | None, move: Any,
            step_began: int) -> tuple[Any, list, frozenset[int]]:
     """The rules' new state and events, and the seats that were to act."""
     game = REGISTRY[room.game]
@@ -325,22 +213,6 @@ def _apply(room: Row[Any] | CachedRoom, seat: int, seen_version: int | None, mov
         raise ApiError(422, "illegal_move", exc.message) from None
     except Exception as exc:
         raise RuleError() from exc
-
-
-async def _earlier_result(hall: Hall, code: str, mover: Mover, client_id: str,
-                          session: Any = None) -> int | None:
-    """The version a client id already made in this room, if it made one."""
-    query = select(MoveRow.version).where(MoveRow.room_code == code,
-                                          MoveRow.client_id == client_id)
-    if mover.seat is not None:
-        query = query.where(MoveRow.seat == mover.seat)
-    else:
-        query = query.join(Seat, (Seat.room_code == MoveRow.room_code)
-                           & (Seat.seat == MoveRow.seat)).where(Seat.player_id == mover.player_id)
-    if session is not None:
-        return await session.scalar(query)
-    async with hall.sessions() as fresh:
-        return await fresh.scalar(query)
 
 
 def error_text(exc: BaseException) -> str:

@@ -13,15 +13,15 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket
 
 from app.play.snapshot import Snapshot, state_messages
 
-if TYPE_CHECKING:
-    from app.table.chat import Greeting  # app.table.chat imports this module
+# A seated socket's greeting: its `chat_history` and `watchers` messages (app.table.chat).
+Greeting = tuple[dict[str, Any], dict[str, Any]]
 
 log = logging.getLogger(__name__)
 OUTBOX_LIMIT = 256
@@ -183,3 +183,8 @@ class RoomSockets:
                 self._on_seat_change(client)
             text = text or orjson.dumps(message).decode()
             client.send(text)
+
+
+def error_frame(code: str, message: str, move_id: Any = None) -> dict[str, Any]:
+    """The `error` message of the wire contract (`move_id`: the refused move's id)."""
+    return {"type": "error", "id": move_id, "code": code, "message": message}

@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import event
+from sqlalchemy import case, event, update
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+
+from app.store.models import Seat, utcnow
 
 
 def _dumps(value: Any) -> str:
@@ -59,3 +61,14 @@ async def transaction(session: AsyncSession) -> AsyncIterator[None]:
     except BaseException:
         await session.rollback()
         raise
+
+
+async def uncount(session: AsyncSession, code: str, seat: int, player_id: str | None,
+                  sockets: int) -> None:
+    """Take `sockets` back from the seat's count (a socket closed, or a dead process's); the
+    last one gone starts the absence grace period (app.table.absence)."""
+    left = Seat.connections - sockets
+    await session.execute(update(Seat).where(
+        Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
+            connections=case((left <= 0, 0), else_=left),
+            absent_since=case((left <= 0, utcnow()), else_=None)))

@@ -89,3 +89,6 @@ def make_hub(database_url: str) -> MemoryHub | PostgresHub:
     if database_url.startswith("postgresql"):
         return PostgresHub(database_url.replace("postgresql+asyncpg://", "postgresql://", 1))
     return MemoryHub()
+
+
+Hub = MemoryHub | PostgresHub

@@ -5,18 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-
+from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.store.models import Room, Seat
 from games import REGISTRY
-
-if TYPE_CHECKING:
-    from app.hall import Hall
 
 log = logging.getLogger(__name__)
 MAX_BOT_MOVES_PER_WAKE = 100_000
@@ -29,7 +23,7 @@ class BotDriver:
     moves harmless refusals, so at most one bot move per version lands.
     """
 
-    def __init__(self, hall: Hall, delay_seconds: float) -> None:
+    def __init__(self, hall: Context, delay_seconds: float) -> None:
         self._hall = hall
         self._delay = delay_seconds
         self._running: dict[str, asyncio.Task[None]] = {}
@@ -61,16 +55,11 @@ class BotDriver:
                 return
 
     async def _move_once(self, code: str) -> bool:
-        cache = self._hall.cache
-        if cache is not None:  # Postgres: the room as held (a stale one is judged again)
-            room = cache.get(code) or await cache.load(code)
-            bots = {s for s, (_, bot) in room.seats.items() if bot} if room else set()
-        else:
-            async with self._hall.sessions() as session:
-                room = await session.get(Room, code)
-                bots = set(await session.scalars(select(Seat.seat).where(
-                    Seat.room_code == code, Seat.bot.is_not(None))))
-        if room is None or room.status != "active" or not bots:
+        view = await self._hall.store.bot_view(code)
+        if view is None:
+            return False
+        room, bots = view
+        if room.status != "active" or not bots:
             return False
         game = REGISTRY[room.game]
         acting = sorted(game.to_act(room.state) & bots)

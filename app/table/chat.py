@@ -12,19 +12,19 @@ Text is stored and sent as plain text: the client renders it as text, never as H
 from __future__ import annotations
 
 import weakref
-from types import SimpleNamespace
 from typing import Any
 
 import orjson
 from sqlalchemy import delete, select
 
+from app.context import Context
 from app.errors import ApiError
 from app.guard.names import invisible
-from app.play.sockets import Client
+from app.play.sockets import Client, Greeting
+from app.store.base import ChatRead
 from app.store.models import ChatMessage, Player, Room, Seat, Watcher
 
 MAX_CHAT_CHARS = 300
-HISTORY = 100
 CHAT_PER_SECOND = 0.5  # a line every 2 s sustained, after a burst
 CHAT_BURST = 5
 
@@ -49,7 +49,7 @@ def line_json(row: Any) -> dict[str, Any]:
             "seat": row.seat, "text": row.text}
 
 
-async def say(hall: Any, client: Client, raw_text: Any) -> dict[str, Any]:
+async def say(hall: Context, client: Client, raw_text: Any) -> dict[str, Any]:
     """Store one line from `client` and return it; refuses nameless, muted or bad lines."""
     text = clean_text(raw_text)
     if client.player_id is None:
@@ -73,33 +73,19 @@ async def say(hall: Any, client: Client, raw_text: Any) -> dict[str, Any]:
     return line
 
 
-def broadcast(hall: Any, code: str, message: dict[str, Any]) -> None:
+def broadcast(hall: Context, code: str, message: dict[str, Any]) -> None:
     """Send `message` to every socket of room `code` in this process."""
     text = orjson.dumps(message).decode()
     for client in hall.sockets.clients(code):
         client.send(text)
 
 
-_HISTORY = ("SELECT id, at, player_id, name, seat, text FROM chat_messages WHERE room_code = $1 "
-            "ORDER BY id DESC LIMIT $2")
-_WATCHERS = ("SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
-             "WHERE w.room_code = $1")
-
-
-async def history(hall: Any, code: str) -> list[dict[str, Any]]:
+async def history(hall: Context, code: str) -> list[dict[str, Any]]:
     """The room's last lines, oldest first."""
-    lines = ChatMessage.__table__
-    if hall.cache is not None:  # Postgres: a prepared statement (every socket greets)
-        rows = [SimpleNamespace(**dict(r.items()))
-                for r in await hall.cache.pool.fetch(_HISTORY, code, HISTORY)]
-    else:
-        async with hall.reader.connect() as conn:
-            rows = (await conn.execute(select(lines).where(lines.c.room_code == code)
-                                       .order_by(lines.c.id.desc()).limit(HISTORY))).all()
-    return [line_json(row) for row in reversed(rows)]
+    return [line_json(row) for row in await hall.store.chat_history(code)]
 
 
-async def relay(hall: Any, code: str, line_id: str) -> None:
+async def relay(hall: Context, code: str, line_id: str) -> None:
     """Another process stored a line: read it back and send it to this process's sockets."""
     if not line_id.isdigit():
         return
@@ -112,7 +98,7 @@ async def relay(hall: Any, code: str, line_id: str) -> None:
 _watch_rows: weakref.WeakKeyDictionary[Client, int] = weakref.WeakKeyDictionary()
 
 
-async def watch(hall: Any, client: Client, delta: int) -> None:
+async def watch(hall: Context, client: Client, delta: int) -> None:
     """A spectator connection opened (+1) or closed (-1): record it for every process, and
     tell everyone in the room who is watching now."""
     async with hall.sessions() as session, session.begin():
@@ -131,22 +117,16 @@ async def watch(hall: Any, client: Client, delta: int) -> None:
     await tell_watchers(hall, client.room)
 
 
-async def tell_watchers(hall: Any, code: str) -> None:
+async def tell_watchers(hall: Context, code: str) -> None:
     """Send this process's sockets of room `code` the `watchers` message: how many spectators
     are connected (to any process), and the names they chose (a visitor with no name is only
     counted)."""
     broadcast(hall, code, watchers_message(await _watcher_names(hall, code)))
 
 
-async def _watcher_names(hall: Any, code: str) -> list[str | None]:
+async def _watcher_names(hall: Context, code: str) -> list[str | None]:
     """The name (None: a visitor) of every spectator connection of the room."""
-    if hall.cache is not None:  # Postgres: a prepared statement
-        return [name for (name,) in await hall.cache.pool.fetch(_WATCHERS, code)]
-    async with hall.reader.connect() as conn:
-        return list((await conn.execute(
-            select(Player.name).select_from(Watcher).outerjoin(
-                Player, Watcher.player_id == Player.id)
-            .where(Watcher.room_code == code))).scalars())
+    return await hall.store.watcher_names(code)
 
 
 def watchers_message(names: list[str | None]) -> dict[str, Any]:
@@ -154,31 +134,14 @@ def watchers_message(names: list[str | None]) -> dict[str, Any]:
             "names": sorted({name for name in names if name is not None})}
 
 
-# A seated socket's greeting: its `chat_history` and `watchers` messages.
-Greeting = tuple[dict[str, Any], dict[str, Any]]
-
-# The greeting as columns: read alone (`seat_greeting`) or with the socket's
-# seat count (`app.store.postgres.seatcount.connect`). $1 is the room's code.
-GREETING_COLUMNS = (
-    "ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
-    f"      WHERE room_code = $1 ORDER BY id DESC LIMIT {HISTORY}) AS lines, "
-    "ARRAY(SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
-    "      WHERE w.room_code = $1) AS watchers")
-_GREETING = "SELECT " + GREETING_COLUMNS
-
-
-async def seat_greeting(hall: Any, code: str) -> Greeting:
+async def seat_greeting(hall: Context, code: str) -> Greeting:
     """A seated socket's `chat_history` and `watchers` messages (a spectator's greeting counts
     itself first, see `watch`): one statement on Postgres, since every player's socket reads
-    both when it opens (issue 10)."""
-    if hall.cache is None:
-        return ({"type": "chat_history", "messages": await history(hall, code)},
-                watchers_message(await _watcher_names(hall, code)))
-    return greeting_messages(await hall.cache.pool.fetchrow(_GREETING, code))
+    both when it opens."""
+    return greeting_of(await hall.store.chat_greeting(code))
 
 
-def greeting_messages(row: Any) -> Greeting:
-    """The two messages from a row with `GREETING_COLUMNS`."""
-    lines = [line_json(SimpleNamespace(id=i, at=at, player_id=p, name=n, seat=s, text=t))
-             for i, at, p, n, s, t in reversed(row["lines"])]
-    return {"type": "chat_history", "messages": lines}, watchers_message(list(row["watchers"]))
+def greeting_of(read: ChatRead) -> Greeting:
+    """The two messages of a greeting, from what the store read."""
+    return ({"type": "chat_history", "messages": [line_json(row) for row in read.lines]},
+            watchers_message(read.watchers))

@@ -11,19 +11,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store.models import Room, Seat, utcnow
 from app.table.seat_clocks import earliest_deadline, seat_deadlines
 from games import REGISTRY
-
-if TYPE_CHECKING:
-    from app.hall import Hall
 
 log = logging.getLogger(__name__)
 MIN_TURN_CLOCK = 1
@@ -37,7 +34,7 @@ _CLOCK_COLUMNS = (Room.code, Room.turn_clock, Room.clock_increment, Room.clock_b
 class TurnClocks:
     """One watcher task per process: looks for rooms whose clock ran out and times them out."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: Context) -> None:
         self._hall = hall
         self._task: asyncio.Task[None] | None = None
 
@@ -80,7 +77,7 @@ class TurnClocks:
     async def _past_earliest_deadline(self, now: datetime) -> list[str]:
         """The running clocks' rooms where some seat may have run out of time. Read without
         their states: every tick would otherwise load every clocked game's whole state."""
-        async with self._hall.reader.connect() as conn:
+        async with self._hall.store.reader.connect() as conn:
             clocks = await conn.execute(select(*_CLOCK_COLUMNS).where(
                 Room.status == "active", Room.turn_clock.is_not(None)))
             return [room.code for room in clocks

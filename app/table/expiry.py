@@ -12,14 +12,12 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, func, or_, update
 
+from app.context import Context
 from app.store.models import Room, utcnow
-
-if TYPE_CHECKING:
-    from app.hall import Hall
 
 log = logging.getLogger(__name__)
 CLOSED = ("finished", "aborted", "errored")
@@ -28,7 +26,7 @@ CLOSED = ("finished", "aborted", "errored")
 class RoomSweeper:
     """One task per process: close idle rooms, delete old closed ones."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: Context) -> None:
         self._hall = hall
         self._task: asyncio.Task[None] | None = None
 

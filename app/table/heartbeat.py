@@ -16,97 +16,50 @@ import asyncio
 import logging
 from collections import Counter
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
-from sqlalchemy import case, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import delete, select, update
 
-from app.store.models import Process, Room, Seat, SeatSocket, SeatVote, Watcher, utcnow
-from app.store.postgres import seatcount
+from app.context import Context
+from app.play.sockets import Greeting
+from app.store.db import uncount
+from app.store.models import Process, Room, SeatSocket, Watcher, utcnow
 from app.table import absence, chat
-
-if TYPE_CHECKING:
-    from app.hall import Hall
 
 log = logging.getLogger(__name__)
 
 
-async def seat_connected(hall: Hall, code: str, seat: int,
-                         player_id: str | None) -> tuple[int | None, chat.Greeting | None]:
+async def seat_connected(hall: Context, code: str, seat: int,
+                         player_id: str | None) -> tuple[int | None, Greeting | None]:
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
-    and, on Postgres, the socket's chat greeting read with the count (`seatcount.connect`)."""
-    if hall.cache is not None:  # Postgres: one statement, NOTIFY only if others listen
-        counted = await seatcount.connect(hall.cache.pool, code, seat, player_id,
-                                          hall.origin, hall.cache.registered[code])
-        if counted.ledger is not None:
-            hall.register(code, 1)
-        await hall.after_room_change(code, forget=False)
-        if counted.ledger is not None and counted.votes:
-            await settle_votes(hall, code, votes_known=True)
-        return counted.ledger, counted.greeting
-    async with hall.sessions() as session, session.begin():
-        counted = await session.execute(update(Seat).where(
-            Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
-                connections=Seat.connections + 1, absent_since=None))
-        row = None
-        if counted.rowcount:
-            row = await session.scalar(insert(SeatSocket).values(
-                origin=hall.origin, room_code=code, seat=seat, player_id=player_id)
-                .returning(SeatSocket.id))
-        await hall.room_changed(code, session)
-    if row is not None:  # this process's own tally grows only once the count committed
+    and the socket's chat greeting when the store read it with the count."""
+    counted = await hall.store.seat_connected(code, seat, player_id)
+    if counted.ledger is not None:  # this process's own tally grows once the count committed
         hall.register(code, 1)
-    await hall.after_room_change(code)
-    if row is not None:
-        await settle_votes(hall, code)
-    return row, None
+    await hall.after_room_change(code, forget=False)
+    if counted.ledger is not None and counted.votes is not False:
+        await settle_votes(hall, code, votes_known=bool(counted.votes))
+    return counted.ledger, None if counted.chat is None else chat.greeting_of(counted.chat)
 
 
-async def seat_disconnected(hall: Hall, code: str, seat: int, player_id: str | None,
+async def seat_disconnected(hall: Context, code: str, seat: int, player_id: str | None,
                             row: int | None) -> None:
     """Count one socket less, unless a reaper already did (its ledger row is gone)."""
     if row is None:
         return
     hall.register(code, -1)  # ... and shrinks before the count is taken back
-    if hall.cache is not None:
-        if await seatcount.disconnect(hall.cache.pool, code, seat, player_id, hall.origin,
-                                      hall.cache.registered[code], row, utcnow()):
-            await hall.after_room_change(code, state=False, forget=False)
-            await settle_votes(hall, code)
-        return
-    async with hall.sessions() as session, session.begin():
-        gone = await session.execute(delete(SeatSocket).where(SeatSocket.id == row))
-        if not gone.rowcount:
-            return
-        await _uncount(session, code, seat, player_id, 1)
-        await hall.room_changed(code, session)
-    await hall.after_room_change(code, state=False)  # a socket gone leaves the state as is
-    await settle_votes(hall, code)
+    if await hall.store.seat_disconnected(code, seat, player_id, row):
+        # a socket gone leaves the state as is, and nothing a held room keeps
+        await hall.after_room_change(code, state=False, forget=False)
+        await settle_votes(hall, code)
 
 
-_HAS_VOTES = "SELECT EXISTS (SELECT 1 FROM seat_votes WHERE room_code = $1)"
-
-
-async def _has_votes(hall: Hall, code: str) -> bool:
-    if hall.cache is not None:  # Postgres: a prepared statement, no SQLAlchemy round trip
-        held = hall.cache.get(code)
-        if held is not None and held.status != "active":
-            # Votes count only mid-game (`absence.recount`); a room held here that ended, or
-            # has not started, is forgotten by any change that could make it active again.
-            return False
-        return bool(await hall.cache.pool.fetchval(_HAS_VOTES, code))
-    async with hall.reader.connect() as conn:
-        return await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
-                                 .limit(1)) is not None
-
-
-async def settle_votes(hall: Hall, code: str, votes_known: bool = False) -> None:
+async def settle_votes(hall: Context, code: str, votes_known: bool = False) -> None:
     """A seat's connection count changed: votes already cast may be a majority now, with nobody
     voting again (`absence.recount`). Run by the process whose count changed, under the room's
     row lock, so the seat is handed over once whichever processes count at the same moment.
     `votes_known`: the caller already saw votes on record."""
     try:
-        if not votes_known and not await _has_votes(hall, code):
+        if not votes_known and not await hall.store.has_votes(code):
             return  # the usual case: one cheap read
         async with hall.locks.get(code), hall.sessions() as session, session.begin():
             room = await session.get(Room, code, with_for_update=True)
@@ -121,20 +74,10 @@ async def settle_votes(hall: Hall, code: str, votes_known: bool = False) -> None
         hall.bots.wake(code)
 
 
-async def _uncount(session: AsyncSession, code: str, seat: int, player_id: str | None,
-                   sockets: int) -> None:
-    left = Seat.connections - sockets
-    await session.execute(update(Seat).where(
-        Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
-            connections=case((left <= 0, 0), else_=left),
-            # the last connection closing starts the absence grace period (app.table.absence)
-            absent_since=case((left <= 0, utcnow()), else_=None)))
-
-
 class Heartbeat:
     """This process's heartbeat, and the reaper of processes that stopped beating."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: Context) -> None:
         self._hall = hall
         self._timeout = hall.settings.presence_timeout_seconds
         self._task: asyncio.Task[None] | None = None
@@ -180,7 +123,7 @@ class Heartbeat:
             if not rows and not watched:
                 return
             for (code, seat, player_id), sockets in Counter(map(tuple, rows)).items():
-                await _uncount(session, code, seat, player_id, sockets)
+                await uncount(session, code, seat, player_id, sockets)
             rooms = {row.room_code for row in rows}
             for code in rooms:
                 await self._hall.room_changed(code, session)

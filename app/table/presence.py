@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING
 
+from app.context import Context
 from app.play.sockets import Client
 from app.table import chat
 from app.table.heartbeat import seat_connected, seat_disconnected
 
-if TYPE_CHECKING:
-    from app.hall import Hall
 
-
-async def _count(hall: Hall, client: Client, seat: int | None, delta: int) -> None:
+async def _count(hall: Context, client: Client, seat: int | None, delta: int) -> None:
     if seat is None:
         await chat.watch(hall, client, delta)
     elif delta > 0:
@@ -31,7 +28,7 @@ async def _count(hall: Hall, client: Client, seat: int | None, delta: int) -> No
         await seat_disconnected(hall, client.room, seat, client.player_id, ledger)
 
 
-async def _sync(hall: Hall, client: Client) -> None:
+async def _sync(hall: Context, client: Client) -> None:
     """Move this socket's count to the seat it holds now (None: the watchers)."""
     target = client.seat
     if client.closed or (client.counted and client.counted_seat == target):
@@ -42,7 +39,7 @@ async def _sync(hall: Hall, client: Client) -> None:
     await _count(hall, client, target, +1)
 
 
-def follow(hall: Hall, client: Client) -> asyncio.Task[None]:
+def follow(hall: Context, client: Client) -> asyncio.Task[None]:
     """Queue a sync after any still running for this socket; returns the queued task."""
     previous = client.recount
 
@@ -56,7 +53,7 @@ def follow(hall: Hall, client: Client) -> asyncio.Task[None]:
     return client.recount
 
 
-async def release(hall: Hall, client: Client) -> None:
+async def release(hall: Context, client: Client) -> None:
     """The socket closed: wait for its queued syncs, then take back what it counts."""
     if client.recount is not None:
         with contextlib.suppress(Exception):

@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from app.errors import install_handlers
-from app.play.moves import Steps
+from app.play.locks import Steps
 from app.play.snapshot import Snapshot, state_messages
 from games import REGISTRY
 from games.protocol import match_rng

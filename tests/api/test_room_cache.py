@@ -48,8 +48,8 @@ async def _room(hall: Hall) -> tuple[str, list[str]]:
 
 
 def _held(hall: Hall, code: str) -> int | None:
-    assert hall.cache is not None
-    room = hall.cache.get(code)
+    assert hall.store.cache is not None
+    room = hall.store.cache.get(code)
     return None if room is None else room.version
 
 

@@ -11,10 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
 
+from app.store.base import CHAT_HISTORY, ChatRead
 from app.store.hub import CHANNEL
 from app.store.postgres.connections import Connections
-from app.table.chat import GREETING_COLUMNS, Greeting, greeting_messages
+
+# A seated socket's chat greeting as columns: read alone (`PostgresStore.chat_greeting`) or
+# with the socket's seat count (`connect`). $1 is the room's code.
+GREETING_COLUMNS = (
+    "ARRAY(SELECT ROW(id, at, player_id, name, seat, text) FROM chat_messages "
+    f"      WHERE room_code = $1 ORDER BY id DESC LIMIT {CHAT_HISTORY}) AS lines, "
+    "ARRAY(SELECT p.name FROM watchers w LEFT JOIN players p ON p.id = w.player_id "
+    "      WHERE w.room_code = $1) AS watchers")
 
 # Every statement here first takes the room row's lock (the one-time filter runs before the seat
 # is touched), as starts, joins and moves do: one lock order for all, so no deadlock with them.
@@ -68,7 +78,7 @@ class Connected:
 
     ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
     votes: bool  # whether the room has votes on record
-    greeting: Greeting  # chat history and watchers, for the socket
+    chat: ChatRead  # chat history and watchers, for the socket
 
 
 async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,
@@ -83,7 +93,7 @@ async def connect(pool: Connections, code: str, seat: int, player_id: str | None
     any line does: it is registered in the room before it is counted."""
     row = await pool.fetchrow(_CONNECT, code, seat, player_id, origin, registered,
                               f"room:{code}:{origin}")
-    return Connected(row["ledger"], row["votes"], greeting_messages(row))
+    return Connected(row["ledger"], row["votes"], chat_read(row))
 
 
 async def disconnect(pool: Connections, code: str, seat: int, player_id: str | None,
@@ -91,3 +101,9 @@ async def disconnect(pool: Connections, code: str, seat: int, player_id: str | N
     """Count one socket less unless a reaper already did; whether it was still counted."""
     return await pool.fetchval(_DISCONNECT, code, seat, player_id, row, registered,
                                f"room:{code}:{origin}", now)
+
+
+def chat_read(row: Any) -> ChatRead:
+    """The lines (oldest first) and watchers from a row with `GREETING_COLUMNS`."""
+    return ChatRead([SimpleNamespace(id=i, at=at, player_id=p, name=n, seat=s, text=t)
+                     for i, at, p, n, s, t in reversed(row["lines"])], list(row["watchers"]))
