@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     header_timeout_seconds: float = 10.0
     # A player token not renewed for this long stops working (0: tokens never expire).
     token_ttl_days: float = 30.0
-    # Room expiry (app.table.expiry; 0: never): a waiting room untouched this long closes, a game with
+    # Room expiry (expiry.py; 0: never): a waiting room untouched this long closes, a game with
     # no move this long closes, and closed rooms are deleted this long after their last change.
     lobby_expiry_hours: float = 24.0
     abandoned_expiry_days: float = 14.0

@@ -1,6 +1,6 @@
 """A connection never goes back in time: at one version the status only moves forward.
 
-Found by the benchmark (issue 10): the `lobby` state a greeting read before the start reached a
+Found by the benchmark: the `lobby` state a greeting read before the start reached a
 client after the `active` one, and the client took the game for over."""
 
 from __future__ import annotations

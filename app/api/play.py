@@ -60,7 +60,7 @@ async def play(ws: WebSocket, code: str) -> None:
     hall = hall_of(ws)
     offered = ws.scope.get("subprotocols") or []
     # The token read here, not as a query parameter: FastAPI's per-request parameter handling
-    # cost 2% of a room's set-up (issue 10).
+    # cost 2% of a room's set-up.
     token = ws.query_params.get("token") or offered_token(offered)
     await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     try:
@@ -73,7 +73,7 @@ async def play(ws: WebSocket, code: str) -> None:
     pump = asyncio.create_task(client.pump())
     # Messages are read while the greeting is still being put together: under load its
     # bookkeeping (counts, room, chat) takes many round trips, and a player who already holds
-    # the state from a push must not wait for it to move (issue 10: the first moves' tail).
+    # the state from a push must not wait for it to move (the first moves' tail).
     greeting = asyncio.create_task(_greet(hall, client))
     greeting.add_done_callback(lambda task: _greeted(task, client))
     try:
@@ -98,7 +98,7 @@ def _greeted(task: asyncio.Task[None], client: Client) -> None:
 
 async def _admit(hall: Context, ws: WebSocket, code: str, token: str | None) -> Client:
     """The room, the token's player and their seat in one Core query: every socket opens here,
-    and three ORM reads were three round trips and an ORM session each time (issue 10)."""
+    and three ORM reads were three round trips and an ORM session each time."""
     raw, code = code, normalize_code(code)
     found = await hall.store.admit(code, hash_token(token) if token else None)
     if found is None:

@@ -46,7 +46,7 @@ _BY_TOKEN = ("SELECT id, name, token_hash, created_at, token_renewed_at FROM pla
 
 async def player_from_pool(pool: Any, token: str | None, ttl: timedelta | None) -> Player | None:
     """`player_for_token` as one prepared statement on Postgres (every REST call of a player
-    starts here; through a session it cost a millisecond of CPU more; issue 10). The Player is
+    starts here; through a session it cost a millisecond of CPU more). The Player is
     detached: callers read it, and write players only by statements of their own."""
     if not token:
         return None

@@ -4,7 +4,7 @@ back of the event loop's queue.
 
 Why: one process serves both on one event loop, which runs ready work in arrival order. When a
 thousand games end together, thousands of lobby requests are ready at once and a move's next
-step waits behind all of them (issue 10: the 1,000-room p99 came from such bursts). Requests past
+step waits behind all of them (the 1,000-room p99 came from such bursts). Requests past
 the limit wait, parked and costing nothing, until one of those running answers; websockets and
 their moves never wait here.
 """

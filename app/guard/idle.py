@@ -1,7 +1,7 @@
-"""Quiet sockets: a socket that sends nothing for a while is told so (slowloris, issue 11).
+"""Quiet sockets: a socket that sends nothing for a while is told so (slowloris).
 
 Why not `asyncio.timeout` around each receive: it arms and disarms an event-loop timer for
-every frame, about 2% of the server's CPU under load (issue 10). Here one timer runs per quiet
+every frame, about 2% of the server's CPU under load. Here one timer runs per quiet
 spell: when it fires early (frames came meanwhile) it is armed again for the rest of the spell.
 """
 

@@ -122,7 +122,7 @@ _SOCKET_LINES = frozenset({'%s - "WebSocket %s" [accepted]', "connection open",
 class SocketLines(logging.Filter):
     """uvicorn logs two lines per websocket opened on its error logger: access-log lines by
     nature, so they follow the access log and go with `--no-access-log` (they cost 2.5% of a
-    room's set-up, and a write to the log each; issue 10). Refusals (403 and the like) stay."""
+    room's set-up, and a write to the log each). Refusals (403 and the like) stay."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not isinstance(record.msg, str) or record.msg not in _SOCKET_LINES:

@@ -25,7 +25,7 @@ def check_player_id(raw: object) -> str:
         raise ApiError(400, "bad_message", f"A move needs an 'id': a string of 1 to "
                        f"{MAX_CLIENT_ID} characters, unique per move.")
     # Printable ASCII (a UUID, say) has no such character: the per-character lookup, for the
-    # rest only, cost 5% of the server's instructions per move (issue 10).
+    # rest only, cost 5% of the server's instructions per move.
     if not (raw.isascii() and raw.isprintable()) and any(invisible(ch) for ch in raw):
         raise ApiError(400, "bad_characters", "A move id may not contain control or "
                        "invisible characters.")

@@ -48,7 +48,7 @@ class Client:
     counted: bool = False
     counted_seat: int | None = None
     recount: asyncio.Task[None] | None = None
-    ledger: int | None = None  # its row of seat_sockets while it counts on a seat (app.table.heartbeat)
+    ledger: int | None = None  # its seat_sockets row while it counts on a seat (heartbeat)
     # Its chat history and watchers messages, when read with its seat count (Postgres).
     greeting: Greeting | None = None
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")

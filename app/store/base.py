@@ -135,7 +135,8 @@ class Store(Protocol):
                           judge: Callable[[RoomView, Seats], W]) -> tuple[int, W]:
         """Judge (`judge`, which raises ApiError to refuse) and write one move durably, with
         the notification that tells the other processes; the version it made, and the
-        judgement written (the store may judge again on a fresher read). The mover is a seat the platform acts for
+        judgement written (the store may judge again on a fresher read). The mover is a seat
+        the platform acts for
         (`seat`) or a player (`player_id`). Raises what `judge` raises, AlreadyApplied or
         DuplicateMove."""
     async def earlier_move(self, code: str, client_id: str, seat: int | None,

@@ -42,7 +42,7 @@ def make_engine(url: str) -> AsyncEngine:
         return engine
     # No overflow: under a burst, requests wait for a pooled connection rather than open and
     # close fresh ones (a connection costs milliseconds of CPU to set up). On Postgres the hot
-    # paths use the raw pool of app/store/postgres/roomcache.py; this one serves the rarer ORM paths.
+    # paths use the raw pool of store/postgres/; this one serves the rarer ORM paths.
     return create_async_engine(url, json_serializer=_dumps, json_deserializer=orjson.loads,
                                pool_size=20, max_overflow=0)
 

@@ -134,7 +134,7 @@ async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str)
 
 def seat_handed(room: Room) -> None:
     """A seat changed hands mid-game: write the room row too. On Postgres a move is committed
-    only if the room row is as the mover read it (`app.store.postgres.roomcache`, keyed by xmin), so a move
+    only if the room row is as the mover read it (Postgres: `roomcache`, by xmin), so a move
     judged on the old seats (a bot's, in flight) is judged again on the new ones."""
     room.updated_at = utcnow()
 

@@ -1,4 +1,4 @@
-"""Rooms do not live for ever (issue 11): idle waiting rooms and abandoned games close, and
+"""Rooms do not live for ever: idle waiting rooms and abandoned games close, and
 closed rooms are deleted once their retention runs out, with their log, seats and chat.
 
 The schedule is in the README (LOBBY_EXPIRY_HOURS, ABANDONED_EXPIRY_DAYS, ROOM_RETENTION_DAYS).

@@ -2,7 +2,7 @@
 
 A socket's seat follows the seats table (`Client.rebind`), so its count must follow too: a
 player who leaves and joins again on the same socket, or takes a seat while watching, would
-otherwise show as disconnected while connected (issue 11, `connected` drift). Every change to
+otherwise show as disconnected while connected (`connected` drift). Every change to
 one socket's count runs in order on its own task chain, and closing waits for the chain.
 """
 

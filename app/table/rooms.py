@@ -78,7 +78,7 @@ AWAY_AFTER = 3  # timeouts in a row that mark a seat away
 
 async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
     """The wire `room` object, read through a session. Seats are read as plain rows, not ORM
-    objects: nothing here changes them (issue 10). On Postgres the hot callers read all of it
+    objects: nothing here changes them. On Postgres the hot callers read all of it
     in one statement instead (`app.store.postgres.roomread`)."""
     seats = Seat.__table__
     rows = (await session.execute(

@@ -1,4 +1,4 @@
-"""The hot path's connection lender (app/store/postgres/connections.py), against real Postgres: never more
+"""The hot path's connection lender (connections.py), against real Postgres: never more
 connections than its size, each lent to one caller at a time, and a connection that may be
 unusable (cancelled mid-statement, closed by the server, left in a transaction) never lent
 again."""

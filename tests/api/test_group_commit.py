@@ -1,4 +1,4 @@
-"""Group commit (app/store/postgres/groupcommit.py): moves of several rooms arriving together are written by one
+"""Group commit (groupcommit.py): moves of several rooms arriving together are written by one
 statement, and each still gets exactly its own answer: committed, a stale room read again, a
 client id used twice answered with its first version."""
 

@@ -1,4 +1,4 @@
-"""Postgres keeps rooms in the serving process's memory (app/store/postgres/roomcache.py): another process's
+"""Postgres keeps rooms in the serving process's memory (roomcache.py): another process's
 write must never be overwritten or judged against an old state, and a room nobody else serves
 sends no NOTIFY."""
 

@@ -1,5 +1,5 @@
-"""On Postgres the `room` message is read in one statement (app/store/postgres/roomread.py), alone or with the
-state, and seat changes are written on the raw pool (app/store/postgres/seatwrite.py): all must say exactly what
+"""On Postgres the `room` message is read in one statement (roomread.py), alone or with the
+state, and seat changes are written on the raw pool (seatwrite.py): all must say exactly what
 the session path (and the hot path's own load) says."""
 
 from __future__ import annotations

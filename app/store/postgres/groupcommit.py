@@ -1,9 +1,9 @@
 """Group commit: moves of many rooms that arrive together are written by one statement.
 
 Why: on this machine a round trip to Postgres costs the server ~0.3 ms of CPU whatever it
-carries, more than judging the move and building both views (issue 10). Moves that arrive while
+carries, more than judging the move and building both views. Moves that arrive while
 a write is in flight wait for it, then go together in ONE autocommitted statement (`_WRITE_MANY`,
-the single-move statement of `app.store.postgres.roomcache` over arrays): one round trip, one commit, one WAL
+the single-move statement of `roomcache` over arrays): one round trip, one commit, one WAL
 flush for all of them. A room has at most one move in flight (the room lock), so a batch never
 holds two moves of one room. Each move is still acknowledged only after the commit that holds
 it. If the batch fails because of one move (a client id used again, a deadlock with another

@@ -1,7 +1,7 @@
 """On Postgres, rooms live in the memory of the process serving them; the database stays the truth.
 
 Why: reading the whole room back for every move, through the ORM, cost more than the rules and the
-database together (issue 10). A process keeps each room it serves as `CachedRoom`, keyed by the
+database together. A process keeps each room it serves as `CachedRoom`, keyed by the
 row's `xmin` (the id of the transaction that last wrote it, which every write of any kind, from any
 process, changes). A move is then judged in memory and written in ONE autocommitted statement
 (a prepared statement on a raw asyncpg connection): the conditional `UPDATE rooms … WHERE xmin = $`
@@ -109,7 +109,7 @@ async def _codecs(conn: asyncpg.Connection) -> None:
 HELD = 20_000  # rooms held in memory per process (a few KB each)
 # Connections for the hot path. A statement holds its connection until the event loop has read
 # the answer, so a busy process holds each one for a few loop turns: with 20, moves queued for
-# a free connection for up to 2 s at 100 rooms (the whole p99 tail; issue 10), while Postgres
+# a free connection for up to 2 s at 100 rooms (the whole p99 tail), while Postgres
 # sat idle. Postgres' max_connections must cover this, the ORM's 20 and one LISTEN per process.
 POOL_SIZE = 50
 
@@ -158,7 +158,7 @@ class RoomCache:
         return self._rooms.get(code)
 
     def hold(self, room: CachedRoom) -> None:
-        """Hold `room` (as read or written just now, here or by `app.store.postgres.roomread`), letting go of
+        """Hold `room` (as read or written just now, here or by `roomread`), letting go of
         the least recently used beyond `HELD` (memory stays bounded however many rooms were ever
         served; a room let go is read again if needed)."""
         self._rooms[room.code] = room

@@ -2,11 +2,11 @@
 
 Why: the room message is built at every join, start, socket opening and closing. Through an ORM
 session it was a transaction of five to seven round trips (BEGIN, the room, its seats, votes,
-handovers, names, ROLLBACK) and most of the CPU a new room cost (issue 10). Here one prepared
+handovers, names, ROLLBACK) and most of the CPU a new room cost. Here one prepared
 statement returns the room's columns and, as arrays of rows, its seats, votes, handovers, the
 names they mention and the seats the turn clock marks away; `rooms.payload_from` builds the same
 payload as the session path. The state is read when a running clock needs it, or when the caller
-also wants the room as the hot path holds it (`app.store.postgres.roomcache.CachedRoom`: after a start, a socket
+also wants the room as the hot path holds it (`roomcache.CachedRoom`: after a start, a socket
 count, a greeting), which then costs no second statement.
 """
 

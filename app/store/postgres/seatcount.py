@@ -1,8 +1,8 @@
 """Seat counts on Postgres: one autocommitted statement per socket opening or closing.
 
 Why: through the ORM, counting a socket took a transaction of four round trips and a NOTIFY
-every time, and set-up and tear-down of rooms became most of the server's CPU (issue 10). Like a
-move (`app.store.postgres.roomcache`), a count NOTIFYs only when another process has sockets in the room. The
+every time, and set-up and tear-down of rooms became most of the server's CPU. Like a
+move (`roomcache`), a count NOTIFYs only when another process has sockets in the room. The
 room row is locked first, so counts of one room change one after the other across processes:
 the second sees the first's socket, and tells it (or is told) of its own.
 """
@@ -84,7 +84,7 @@ class Connected:
 async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,
                   registered: int) -> Connected:
     """Count one more socket for the seat; the same statement reads the socket's chat greeting
-    (`app.table.chat.seat_greeting`), one round trip less for every player's socket (issue 10).
+    (`PostgresStore.chat_greeting`), one round trip less for every player's socket.
 
     Votes read in the same statement may miss one committed while it waited for the room lock;
     that is safe here: a socket opening can complete a majority only through its own player's

@@ -1,7 +1,7 @@
 """On Postgres, a join, a start, a bot seated or a seat freed: one short transaction on the pool.
 
 Why: through an ORM session each of these cost about 3 ms of CPU for five round trips, and every
-new room makes a join and a start (issue 10). The rules stay in `app.table.rooms` (`*_seats`), written
+new room makes a join and a start. The rules stay in `app.table.rooms` (`*_seats`), written
 against plain attributes: here the room (locked) and its seats are read in one statement into
 plain objects, the action runs on them, and only the columns it changed are written back, with
 the NOTIFY that tells the other processes, in one statement before the commit.
