@@ -11,6 +11,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER_TOKENS = {"change-me", "changeme", "admin", "secret", ""}
+MIN_ADMIN_TOKEN = 16  # characters, of at least two classes (issue 24: `x`, `12345678` started)
+MIN_ADMIN_DISTINCT = 8  # different characters: `aaaaaaaaaaaaaaa1` is no secret either
 
 
 class Settings(BaseSettings):
@@ -58,9 +60,16 @@ class Settings(BaseSettings):
     @classmethod
     def _not_the_example(cls, token: str | None) -> str | None:
         """The server refuses to start with the example admin token from the compose file."""
-        if token is not None and token.strip().lower() in PLACEHOLDER_TOKENS:
+        if token is None:
+            return None
+        if token.strip().lower() in PLACEHOLDER_TOKENS:
             raise ValueError("ADMIN_TOKEN is still a placeholder; set a long random secret "
                              "(or unset it to turn admin off)")
+        if len(token) < MIN_ADMIN_TOKEN or _classes(token) < 2 \
+                or len(set(token)) < MIN_ADMIN_DISTINCT:
+            raise ValueError(f"ADMIN_TOKEN is too weak: use at least {MIN_ADMIN_TOKEN} "
+                             f"characters, {MIN_ADMIN_DISTINCT} of them different, mixing "
+                             "letters, digits or symbols (e.g. `openssl rand -hex 24`)")
         return token
 
     @property
@@ -77,6 +86,12 @@ class Settings(BaseSettings):
     @property
     def token_ttl(self) -> timedelta | None:
         return timedelta(days=self.token_ttl_days) if self.token_ttl_days > 0 else None
+
+
+def _classes(token: str) -> int:
+    """How many of lower-case, upper-case, digits and anything else a token mixes."""
+    return len({"lower" if c.islower() else "upper" if c.isupper() else
+                "digit" if c.isdigit() else "other" for c in token})
 
 
 @lru_cache

@@ -91,6 +91,26 @@ def clone(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value))
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Exact JSON equality, types included: Python's `==` holds 2.0 == 2 == True, and a rule
+    module that found a move `in` its legal moves would then use a float as an index or store
+    `true` where a number belongs (issue 24)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(value, b[key]) for key, value in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def is_legal(move: Any, legal_moves: Iterable[Move]) -> bool:
+    """Whether `move` is one of `legal_moves` exactly (`same_json`). The platform asks this of
+    every move before `apply`. Python's `==` (in C) picks the candidates; only those are
+    compared type by type, so a list of many legal moves costs little more than `in`."""
+    return any(legal == move and same_json(legal, move) for legal in legal_moves)
+
+
 def match_rng(seed: str, version: int) -> Random:
     """The RNG the platform hands to `setup` (version 0) and to the move that makes `version`.
 

@@ -57,10 +57,12 @@ export class AbsenceNotice {
     replace(this.el, lines);
   }
 
-  /** For a minute after a player takes their seat back, everyone reads that they are back. */
+  /** After a player takes their seat back, everyone reads that they are back: for at most a
+   * minute, and only until the table has played a round since (the log keeps the line). */
   returnLine(room) {
     const last = room.handovers?.[room.handovers.length - 1];
     if (last?.kind !== "back" || Date.now() - Date.parse(last.at) > RETURN_SHOWN_MS) return null;
+    if (room.version - last.version >= room.seats.length) return null;
     this.showingReturn = true;
     return h("p", { class: "absence-line back", "data-testid": "returned" },
       `${last.player.name} is back and plays their own seat again.`);
@@ -70,9 +72,12 @@ export class AbsenceNotice {
   replacedLine(room, player, playing) {
     const seat = player && room.seats.find((s) => s.replaced?.id === player.id);
     if (!seat) return null;
+    const handover = [...(room.handovers || [])].reverse().find((o) => o.seat === seat.seat && o.kind !== "back");
+    const why = handover?.cause === "admin" ? "The admin handed your seat to a bot"
+      : handover?.cause === "left" ? "You left the game, so a bot plays your seat"
+      : "You were away, so the other players voted a bot into your seat";
     return h("p", { class: "absence-line mine", "data-testid": "replaced-me" },
-      playing ? "You were away, so the other players let a bot play your seat. "
-              : "You were away, so a bot finished the game for you.",
+      playing ? `${why}. ` : `${why}; the bot finished the game for you.`,
       playing ? h("button", { class: "btn primary small", "data-testid": "reclaim", "data-key": "reclaim",
                               onclick: (e) => this.page.reclaim(e.currentTarget) }, "Take my seat back") : null);
   }

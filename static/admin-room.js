@@ -2,8 +2,8 @@
 // a preview of any version, and the actions that unstick it (each asks first, each is audited).
 
 import { adminApi } from "./admin-api.js";
-import { auditTable, confirmAction, jsonTree, seatChips, seatName, timeCell } from "./admin-ui.js";
-import { h, replace, toast } from "./ui.js";
+import { auditTable, confirmAction, jsonBlock, seatChips, seatName, timeCell } from "./admin-ui.js";
+import { h, plural, replace, toast } from "./ui.js";
 
 /** The replay page at `version`, as the admin (same tab: the session token stays with it). */
 function replayLink(code, version) {
@@ -81,10 +81,11 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
                   "POST", "/bot", { seat: p.seat }, () => `Seat ${p.seat + 1} is now played by a bot.`) },
                 "Hand to a bot"),
               active && acting ? h("button", { class: "btn small", "data-testid": "act-zombie",
-                onclick: () => act(`Force a move for seat ${p.seat + 1}?`,
-                  `The game's zombie move is played for ${who}, through the ordinary move pipeline.`,
-                  "Force the move", "POST", "/zombie", { seat: p.seat },
-                  (r) => `Forced a move: version ${r.version}.`) }, "Force zombie move") : null)));
+                title: "The move the game plays for a seat that left or ran out of time",
+                onclick: () => act(`Play the default move for seat ${p.seat + 1}?`,
+                  `The game's default move (the one played when a turn clock runs out) is made for ${who}, as if they had chosen it.`,
+                  "Play the default move", "POST", "/zombie", { seat: p.seat },
+                  (r) => `Played the default move: version ${r.version}.`) }, "Play the default move for the seat to act") : null)));
         })))));
   }
 
@@ -96,11 +97,11 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
       h("h2", {}, `Move log (${data.log.length})`),
       h("p", { class: "hint" }, "Preview a version to see its full state; a rollback to it starts from that preview."),
       h("div", { class: "scroll-y" }, h("table", { class: "admin-table" },
-        h("thead", {}, h("tr", {}, ["Version", "Seat", "Move", "When", ""].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["Version", "Who", "Move", "When", ""].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, rows.map((m) => h("tr", { "data-testid": "log-row", "data-version": m.version,
                                                    class: page.preview?.version === m.version ? "picked" : "" },
           h("td", {}, m.version),
-          h("td", {}, m.seat === null ? "" : name(m.seat)),
+          h("td", {}, m.seat === null ? "" : m.by?.name || name(m.seat), m.by?.bot ? h("span", { class: "tag bot" }, "bot") : null),
           h("td", {}, m.text, (m.client_id?.startsWith("~admin:") || m.client_id?.startsWith("admin:")) ? h("span", { class: "tag" }, "admin") : null),
           h("td", {}, m.at ? timeCell(m.at) : ""),
           h("td", {}, data.state === null ? null : h("div", { class: "row" },
@@ -118,11 +119,11 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
     return h("section", { class: "card preview", "data-testid": "preview", "data-version": p.version },
       h("h2", {}, `State at version ${p.version}`),
       h("p", {}, p.outcome ? "The game is over at this version." : `To act: ${p.to_act.map((s) => seatName(data.players[s])).join(", ") || "nobody"}.`),
-      jsonTree(p.state, 1),
+      jsonBlock(p.state),
       h("div", { class: "row" },
         h("button", { class: "btn primary", "data-testid": "rollback", disabled: current,
           onclick: () => act(`Roll back to version ${p.version}?`,
-            `The ${data.room.version - p.version} move(s) after version ${p.version} are deleted and the game goes on from the state shown.`,
+            `The ${plural(data.room.version - p.version, "move")} after version ${p.version} ${data.room.version - p.version === 1 ? "is" : "are"} deleted and the game goes on from the state shown.`,
             "Roll back", "POST", "/rollback", { version: p.version },
             (r) => `Rolled back to version ${r.version}; the room is ${r.status}.`) },
           current ? "This is the current version" : p.version === data.room.version
@@ -152,7 +153,7 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
       previewCard(data),
       logCard(data),
       h("section", { class: "card", "data-testid": "state" }, h("h2", {}, "Full state (unfiltered)"),
-        data.state === null ? h("p", { class: "empty" }, "Not dealt yet.") : jsonTree(data.state, 1),
+        data.state === null ? h("p", { class: "empty" }, "Not dealt yet.") : jsonBlock(data.state),
         h("p", { class: "hint" }, `Seed ${data.seed}`)),
       h("section", { class: "card" }, h("h2", {}, "Admin actions on this room"), auditTable(page.audit, false)));
   }

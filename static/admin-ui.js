@@ -38,7 +38,7 @@ export function seatChips(players, toAct) {
 
 const ACTION_WORDS = {
   bot: (d) => `handed seat ${d.seat + 1} to a bot`,
-  zombie: (d) => `forced a zombie move for seat ${d.seat + 1} (made version ${d.made})`,
+  zombie: (d) => `played the default move for seat ${d.seat + 1} (made version ${d.made})`,
   rollback: (d) => `rolled back to version ${d.to} (dropped ${d.dropped} move${d.dropped === 1 ? "" : "s"})`,
   abort: (d) => `aborted the room (it was ${d.status})`,
 };
@@ -57,18 +57,9 @@ export function auditTable(actions, withRoom) {
       h("td", {}, a.version ?? "—"))))));
 }
 
-/** A JSON value as nested <details>, folded below `open` levels; keys and leaves as text. */
-export function jsonTree(value, open = 1, key = null, depth = 0) {
-  const label = key === null ? null : h("span", { class: "json-key" }, `${key}: `);
-  if (value !== null && typeof value === "object") {
-    const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
-    const size = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
-    return h("details", { class: "json-node", open: depth < open },
-      h("summary", {}, label, h("span", { class: "json-size" }, size)),
-      h("div", { class: "json-children" }, entries.map(([k, v]) => jsonTree(v, open, k, depth + 1))));
-  }
-  return h("div", { class: "json-leaf" }, label,
-    h("span", { class: `json-${value === null ? "null" : typeof value}` }, JSON.stringify(value)));
+/** A JSON value pretty-printed (two-space indents), in a scrolling block. */
+export function jsonBlock(value) {
+  return h("pre", { class: "json-block", "data-testid": "json" }, JSON.stringify(value, null, 2));
 }
 
 /** Ask before acting: resolves true only on the confirm button. */

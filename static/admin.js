@@ -5,7 +5,7 @@ import { ApiError } from "./api.js";
 import { adminApi, adminSession, signIn, signOut } from "./admin-api.js";
 import { openAdminRoom } from "./admin-room.js";
 import { auditTable, seatChips, timeCell } from "./admin-ui.js";
-import { h, replace, toast } from "./ui.js";
+import { clearToasts, h, replace, toast } from "./ui.js";
 
 const root = document.getElementById("app");
 const STALL_KEY = "ziggurat.admin.stalled";
@@ -59,6 +59,7 @@ function signInPage() {
       return;
     }
     signIn(session.token, session.name);
+    clearToasts(); // "That is not the admin token" is old news once signed in
     route();
   }
   shell(h("section", { class: "card admin-signin", "data-testid": "admin-signin" },
@@ -120,7 +121,8 @@ function roomsPage() {
 
   function section(title, rooms, kind, hint) {
     if (!rooms.length) return null;
-    return h("section", { class: `card admin-section ${kind}`, "data-testid": `section-${kind}` },
+    // kind-…: a bare "lobby" or "finished" class would pick up the shell's styles of that name.
+    return h("section", { class: `card admin-section kind-${kind}`, "data-testid": `section-${kind}` },
       h("h2", {}, `${title} (${rooms.length})`), hint ? h("p", { class: "hint" }, hint) : null,
       h("div", { class: "scroll-x" }, table(rooms, kind)));
   }

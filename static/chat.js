@@ -2,12 +2,14 @@
 // connect, then `chat`), are drawn as text nodes only, and are said with {type: "chat", text}.
 // Also who is watching (`watchers`), the host's mute switch, and an unread marker on phones.
 
+import { nameForm } from "./lobby.js";
 import { h, replace } from "./ui.js";
 
 export const MAX_CHAT_CHARS = 300;
 
 export class ChatPanel {
-  /** `page` gives: send(message), me(), room, mySeat(), name(seat), mute(muted). */
+  /** `page` gives: send(message), me(), room, mySeat(), name(seat), mute(muted), named() (a
+   * visitor just picked a name here). */
   constructor(page) {
     this.page = page;
     this.lines = [];
@@ -15,16 +17,24 @@ export class ChatPanel {
     this.watchers = { count: 0, names: [] };
     this.listEl = h("ol", { class: "chat-list", "data-testid": "chat-list", "aria-live": "polite" });
     this.watchEl = h("p", { class: "watchers hint", "data-testid": "watchers" });
-    this.input = h("input", { class: "chat-input", name: "chat", maxlength: MAX_CHAT_CHARS, autocomplete: "off",
+    // No maxlength: the browser would cut a long paste silently; the counter says it instead.
+    this.input = h("input", { class: "chat-input", name: "chat", autocomplete: "off",
                               "aria-label": "Chat message", placeholder: "Say something…",
-                              "data-testid": "chat-input", "data-key": "chat-input" });
+                              "aria-describedby": "chat-count",
+                              "data-testid": "chat-input", "data-key": "chat-input", oninput: () => this.count() });
     this.sendBtn = h("button", { class: "btn small", type: "submit", "data-testid": "chat-send" }, "Send");
     this.form = h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.say(); } },
       this.input, this.sendBtn);
+    this.countEl = h("p", { class: "hint chat-count", id: "chat-count", "data-testid": "chat-count", "aria-live": "polite" });
     this.noteEl = h("p", { class: "hint chat-note", "data-testid": "chat-note" });
+    this.nameEl = h("div", { class: "chat-name", "data-testid": "chat-name" });
+    this.mutedEl = h("p", { class: "hint chat-muted", "data-testid": "spectators-muted" },
+      "The host has muted spectators: they can read the chat but not write.");
     this.muteEl = h("label", { class: "chat-mute hint" });
     this.el = h("aside", { class: "chat", "aria-label": "Chat", "data-testid": "chat" },
-      h("h2", { class: "panel-title" }, "Chat"), this.watchEl, this.listEl, this.noteEl, this.form, this.muteEl);
+      h("h2", { class: "panel-title" }, "Chat"), this.watchEl, this.listEl, this.noteEl, this.nameEl, this.form,
+      this.countEl, this.mutedEl, this.muteEl);
+    this.count();
     this.badge = h("span", { class: "chat-unread", "data-testid": "chat-unread", hidden: true });
     this.fab = h("button", { class: "chat-fab btn", type: "button", "data-testid": "chat-fab",
                              "aria-label": "Go to the chat", onclick: () => this.reveal() }, "Chat ", this.badge);
@@ -67,8 +77,22 @@ export class ChatPanel {
 
   say() {
     const text = this.input.value.trim();
-    if (!text) return;
-    if (this.page.send({ type: "chat", text })) this.input.value = "";
+    if (!text || text.length > MAX_CHAT_CHARS) return;
+    if (this.page.send({ type: "chat", text })) {
+      this.input.value = "";
+      this.count();
+    }
+  }
+
+  /** "120/300" under the box; past the limit it says by how much, and Send waits. */
+  count() {
+    const n = this.input.value.trim().length;
+    const over = n - MAX_CHAT_CHARS;
+    this.countEl.textContent = over > 0 ? `${n}/${MAX_CHAT_CHARS}: ${over} too many characters; shorten it to send.`
+      : `${n}/${MAX_CHAT_CHARS}`;
+    this.countEl.hidden = n === 0;
+    this.countEl.classList.toggle("over", over > 0);
+    this.sendBtn.disabled = this.input.disabled || over > 0;
   }
 
   /** Redraw what depends on the room: who may talk, the host's switch. */
@@ -79,12 +103,22 @@ export class ChatPanel {
     const spectator = this.page.mySeat() === null;
     const host = player && room.host === player.id;
     const muted = Boolean(room.spectators_muted) && spectator && !host;
+    // A visitor without a name gets a field right here, unless the waiting room already asks
+    // for one to take a seat. The form lives as long as the page: a redraw never wipes a
+    // half-typed name.
+    const seatForm = room.status === "lobby" && room.seats.some((x) => !x.player && !x.bot);
     let note = "";
-    if (!player) note = "Pick a name to chat.";
+    if (!player) note = seatForm ? "Pick a name above to take a seat and chat." : "Pick a name to chat:";
     else if (muted) note = "The host has muted spectators; you can read along.";
     this.noteEl.textContent = note;
     this.noteEl.hidden = !note;
-    this.input.disabled = this.sendBtn.disabled = Boolean(note);
+    this.nameForm ??= nameForm("", "Save name", () => this.page.named(),
+      { placeholder: "Name to chat with", key: "chat-name-input" });
+    if (!player && !this.nameEl.contains(this.nameForm)) replace(this.nameEl, this.nameForm);
+    this.nameEl.hidden = Boolean(player) || seatForm;
+    this.input.disabled = Boolean(note);
+    this.mutedEl.hidden = !(room.spectators_muted && !spectator);
+    this.count();
     if (host) {
       replace(this.muteEl, h("input", { type: "checkbox", "data-testid": "mute-spectators",
                                         checked: Boolean(room.spectators_muted),

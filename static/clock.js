@@ -20,11 +20,29 @@ export function formatLeft(ms) {
   return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
 }
 
+/** When a countdown counts as "low": a quarter of the room's clock, between 10 s and 5 min. */
+export function lowMs(room) {
+  const seconds = room?.turn_clock || 0;
+  return Math.min(300_000, Math.max(10_000, seconds * 250));
+}
+
+/** How a room's clock reads in the lobby and the waiting room, or null without one. */
+export function clockText(room) {
+  if (!room?.turn_clock) return null;
+  const key = room.clock_increment != null ? `${room.turn_clock}+${room.clock_increment}` : String(room.turn_clock);
+  const preset = CLOCK_PRESETS.find(([value]) => value === key);
+  if (preset) return preset[1];
+  return room.clock_increment != null
+    ? `${formatLeft(room.turn_clock * 1000)} + ${room.clock_increment} s a move (Fischer)`
+    : `${formatLeft(room.turn_clock * 1000)} per move`;
+}
+
 /** The countdown element for a seat to act; refreshed by tickClocks. */
-export function clockBadge(deadline) {
+export function clockBadge(deadline, low = 10000) {
   const left = Date.parse(deadline) - Date.now();
-  return h("span", { class: `turn-clock${left < 10000 ? " low" : ""}`, "data-testid": "turn-clock",
-                     "data-deadline": deadline, title: "Time left for this move; when it runs out a standard move is played for this seat" },
+  return h("span", { class: `turn-clock${left < low ? " low" : ""}`, "data-testid": "turn-clock",
+                     "data-deadline": deadline, "data-low": String(low),
+                     title: "Time left for this move; when it runs out a standard move is played for this seat" },
     formatLeft(left));
 }
 
@@ -33,7 +51,7 @@ export function tickClocks(root) {
   for (const el of root.querySelectorAll("[data-testid=turn-clock]")) {
     const left = Date.parse(el.dataset.deadline) - Date.now();
     el.textContent = formatLeft(left);
-    el.classList.toggle("low", left < 10000);
+    el.classList.toggle("low", left < Number(el.dataset.low || 10000));
   }
 }
 

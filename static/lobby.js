@@ -1,7 +1,7 @@
 // The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
 
 import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
-import { clockChoice } from "./clock.js";
+import { clockChoice, clockText } from "./clock.js";
 import { rulesButton } from "./rules.js";
 import { h, navigate, replace, toast } from "./ui.js";
 
@@ -45,7 +45,8 @@ export function openLobby(root) {
         const taken = room.seats.filter((s) => s.player || s.bot).length;
         return h("li", { class: "room-row", "data-code": room.code },
           h("span", { class: "room-game" }, titles[room.game] || room.game),
-          h("span", { class: "room-host" }, `hosted by ${host}`),
+          h("span", { class: "room-host" }, `hosted by ${host}`,
+            clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" }, ` · turn clock: ${clockText(room)}`) : null),
           h("span", { class: "room-seats" }, `${taken}/${room.seats.length} seats`),
           h("button", { class: "btn small", onclick: () => joinRoom(room.code) }, "Join"));
       })) : h("p", { class: "empty" }, "No public rooms right now. Make one, or invite friends to a private room."));
@@ -86,14 +87,17 @@ function recentCard() {
 }
 
 /** The header bar shared by every page. */
-export function topbar(player, onRename, extra = null) {
+export function topbar(player, onRename, extra = null, renameOptions = {}) {
   return h("header", { class: "topbar" },
-    h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
-      h("span", { class: "brand-mark", "aria-hidden": "true" }), "Ziggurat"),
+    h("a", { class: "brand", href: "/", title: "Back to the lobby",
+             onclick: (e) => { e.preventDefault(); navigate("/"); } },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name" }, "Ziggurat")),
     extra,
     player ? h("div", { class: "me" },
       h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
-      onRename ? h("button", { class: "btn ghost small", onclick: () => renameDialog(onRename) }, "Change name") : null)
+      onRename ? h("button", { class: "btn ghost small rename", "data-testid": "change-name", title: "Change name",
+                               onclick: () => renameDialog(onRename, renameOptions) },
+        h("span", { class: "rename-icon", "aria-hidden": "true" }, "✎"), h("span", { class: "rename-text" }, " Change name")) : null)
       : null);
 }
 
@@ -120,9 +124,9 @@ function nameCard(after) {
 }
 
 /** A form that asks for a name and makes a player; used by the lobby and by room pages. */
-export function nameForm(label, buttonText, after) {
-  const input = h("input", { name: "name", maxlength: 40, placeholder: "Your name", "aria-label": "Your name",
-                             "data-key": "name-form-input",
+export function nameForm(label, buttonText, after, { placeholder = "Your name", key = "name-form-input" } = {}) {
+  const input = h("input", { name: "name", maxlength: 40, placeholder, "aria-label": "Your name",
+                             "data-key": key,
                              autocomplete: "nickname", required: true });
   return h("form", { class: "name-form inline", onsubmit: async (e) => {
     e.preventDefault();
@@ -134,11 +138,12 @@ export function nameForm(label, buttonText, after) {
     } catch (err) {
       toast(err.message);
     }
-  } }, h("span", { class: "hint" }, label), h("div", { class: "row" }, input,
+  } }, label ? h("span", { class: "hint" }, label) : null, h("div", { class: "row" }, input,
     h("button", { class: "btn primary", type: "submit" }, buttonText)));
 }
 
-function renameDialog(after) {
+/** Ask for a new name; `warning` is said first when `seated()` (a seat stays with the old name). */
+function renameDialog(after, { warning = null, seated = () => false } = {}) {
   const old = me();
   const dialog = h("dialog", { class: "dialog" });
   const input = h("input", { name: "name", maxlength: 40, value: old?.name || "", "aria-label": "New name" });
@@ -152,6 +157,7 @@ function renameDialog(after) {
     dialog.remove();
     after();
   } }, h("h2", {}, "Change your name"),
+    warning && seated() ? h("p", { class: "rename-warning", "data-testid": "rename-warning" }, warning) : null,
     h("p", { class: "hint" }, "A new name makes you a new player here: seats you hold in rooms now stay "
       + "with your old name, and this browser will no longer play them."),
     input,
@@ -250,17 +256,31 @@ function gameCard(game) {
     h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`));
 }
 
+/** An option's label and help: a description written "Name: what it does" gives both (its name
+ * reads better than the title pydantic makes of the field's name); else the title, and the
+ * description as help. */
+function optionWords(name, spec) {
+  const title = spec.title || name;
+  const description = (spec.description || "").trim();
+  const named = description.match(/^([^:.]{1,40}): (.+)$/s);
+  if (named) return { label: named[1], text: named[2].charAt(0).toUpperCase() + named[2].slice(1) };
+  return { label: title, text: description && description !== title ? description : null };
+}
+
 /** Form controls for a game's options_schema (pydantic JSON schema), and a reader for them. */
 function optionControls(game) {
   const props = game.options_schema?.properties || {};
   const readers = [];
   const fields = Object.entries(props).map(([name, spec]) => {
     const inputId = `${game.id}-opt-${name}`;
-    const label = spec.description || spec.title || name;
+    const { label, text } = optionWords(name, spec);
+    // The option's description (the game's pydantic Field description) as help beside it.
+    const help = text ? h("p", { class: "option-help hint", id: `${inputId}-help`, "data-testid": "option-help" }, text) : null;
+    const described = help ? `${inputId}-help` : null;
     if (spec.type === "boolean") {
-      const box = h("input", { id: inputId, name, type: "checkbox", checked: Boolean(spec.default) });
+      const box = h("input", { id: inputId, name, type: "checkbox", checked: Boolean(spec.default), "aria-describedby": described });
       readers.push(() => [name, box.checked]);
-      return h("div", { class: "field check" }, box, h("label", { for: inputId }, label));
+      return h("div", { class: "field check" }, box, h("div", { class: "option-text" }, h("label", { for: inputId }, label), help));
     }
     if (spec.type === "integer" || spec.type === "number") {
       const input = h("input", { id: inputId, name, type: "number", inputmode: "numeric",
@@ -268,17 +288,17 @@ function optionControls(game) {
                                  step: spec.type === "integer" ? 1 : "any",
                                  value: spec.default !== undefined ? String(spec.default) : "" });
       readers.push(() => [name, input.value === "" ? undefined : Number(input.value)]);
-      return h("div", { class: "field inline-field" }, h("label", { for: inputId }, label), input);
+      return h("div", { class: "option" }, h("div", { class: "field inline-field" }, h("label", { for: inputId }, label), input), help);
     }
     if (Array.isArray(spec.enum)) {
       const select = h("select", { id: inputId, name },
         spec.enum.map((v) => h("option", { value: String(v), selected: v === spec.default }, String(v))));
       readers.push(() => [name, spec.enum.find((v) => String(v) === select.value)]);
-      return h("div", { class: "field inline-field" }, h("label", { for: inputId }, label), select);
+      return h("div", { class: "option" }, h("div", { class: "field inline-field" }, h("label", { for: inputId }, label), select), help);
     }
     const input = h("input", { id: inputId, name, value: spec.default ?? "" });
     readers.push(() => [name, input.value]);
-    return h("div", { class: "field" }, h("label", { for: inputId }, label), input);
+    return h("div", { class: "option" }, h("div", { class: "field" }, h("label", { for: inputId }, label), input), help);
   });
   // Open on wide screens; folded on phones, where three games' variants make a long page.
   const el = fields.length ? h("details", { class: "variants", open: !matchMedia("(max-width: 760px)").matches },

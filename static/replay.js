@@ -28,9 +28,13 @@ function name(seat) {
   return s.bot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`;
 }
 
-function words(text) {
-  return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) =>
-    (page.data?.room.seats[Number(n) - 1] ? name(Number(n) - 1) : whole));
+/** "Seat 2" in rule texts as names; `names` overrides seats (the mover as the seat was held then). */
+function words(text, names = {}) {
+  return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => {
+    const seat = Number(n) - 1;
+    if (names[seat]) return names[seat];
+    return page.data?.room.seats[seat] ? name(seat) : whole;
+  });
 }
 
 function frame() {
@@ -165,11 +169,15 @@ function draw() {
   replace(els.problem, page.data.error || "");
   drawBoard();
   const over = f.outcome;
+  // Who made this move, as the seat was held then (`by`, when the server recorded it).
+  const mover = f.seat === null ? null : f.by?.name || name(f.seat);
+  const own = f.seat === null ? {} : { [f.seat]: mover };
   replace(els.move, h("h2", { class: "panel-title" }, f.version === 0 ? "The deal" : `Move ${f.version}`),
     f.seat === null ? h("p", {}, words(f.text)) : null,
-    f.seat !== null && !f.events.length ? h("p", { "data-testid": "replay-text" }, `${name(f.seat)} ${words(f.text)}.`) : null,
-    f.events.length ? h("ul", { class: "replay-events", "data-testid": "replay-text" }, f.events.map((e) =>
-      h("li", { class: e.to ? "private" : "" }, words(e.text), e.to ? h("span", { class: "tag" }, `only ${e.to.map(name).join(", ")}`) : null))) : null,
+    f.seat !== null ? h("p", { "data-testid": "replay-text" }, `${mover} ${words(f.text, own)}.`,
+      f.by?.bot ? h("span", { class: "tag bot" }, "bot") : null) : null,
+    f.events.length ? h("ul", { class: "replay-events", "data-testid": "replay-events" }, f.events.map((e) =>
+      h("li", { class: e.to ? "private" : "" }, words(e.text, own), e.to ? h("span", { class: "tag" }, `only ${e.to.map(name).join(", ")}`) : null))) : null,
     over ? h("div", { "data-testid": "replay-outcome" }, h("h3", {}, over.winners.length ? `${over.winners.map(name).join(" and ")} win${over.winners.length > 1 ? "" : "s"}` : "Game over"),
       over.reason ? h("p", { class: "hint" }, words(over.reason)) : null) : null);
   replace(els.players, h("h2", { class: "panel-title" }, "Players"),

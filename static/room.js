@@ -4,11 +4,11 @@ import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText } from "./absence.js";
 import { ChatPanel } from "./chat.js";
-import { bankBadge, clockBadge, tickClocks } from "./clock.js";
+import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
-import { copyText, h, keepFocus, navigate, replace, toast, uid } from "./ui.js";
+import { copyText, h, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; the "offline" event is at once
 const MOVE_TIMEOUT_MS = 10000;
@@ -71,6 +71,7 @@ class RoomPage {
     window.ziggurat = this.debugHandle();
     this.clockTicker = setInterval(() => {
       if (this.playersEl) tickClocks(this.playersEl);
+      if (this.bannerEl) { tickClocks(this.bannerEl); this.checkLowTime(); }
       this.absence?.tick();
     }, 1000);
   }
@@ -134,8 +135,7 @@ class RoomPage {
       this.setConn("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.probe(PING_MS / 2), PING_MS);
-      if (navigator.onLine === false) this.wentOffline();
-      this.loadLog();
+      this.loadLog(true); // what happened while we were away, as this seat may now see it
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;
@@ -192,21 +192,21 @@ class RoomPage {
     if (!this.send({ type: "ping" })) return;
     this.probeTimer = this.later(() => {
       this.probeTimer = null;
+      this.failPending("The connection dropped before the server answered; check the board and try again.");
       this.reconnectNow();
     }, ms);
   }
 
-  /** The browser lost its network: say so at once and stop taking moves until it is back. */
+  /** The browser says it lost its network. The flag is often wrong (a server on this very
+   * machine, friends on one laptop), so the socket decides: stop taking moves at once, ping, and
+   * go on if the pong comes; with no pong the probe renews the socket. */
   wentOffline() {
-    if (this.disposed) return;
-    const old = this.ws;
-    this.ws = null;
-    old?.close(1000);
-    clearInterval(this.pinger);
+    if (this.disposed || this.conn !== "open") return;
+    this.setConn("checking");
     clearTimeout(this.probeTimer);
+    this.timers.delete(this.probeTimer);
     this.probeTimer = null;
-    this.failPending("You went offline before the server answered; check the board when you are back.");
-    this.scheduleReconnect();
+    this.probe(3000);
   }
 
   send(message) {
@@ -222,8 +222,10 @@ class RoomPage {
     this.root.dataset.conn = conn;
     if (!this.connEl) return;
     const text = conn === "open" ? "Live" : conn === "connecting" ? "Connecting…"
+      : conn === "checking" ? "Checking the connection…"
       : `Offline — retrying in ${Math.max(1, Math.round(wait / 1000))} s`;
-    replace(this.connEl, h("span", { class: `dot ${conn}`, "aria-hidden": "true" }), text,
+    replace(this.connEl, h("span", { class: `dot ${conn === "checking" ? "connecting" : conn}`, "aria-hidden": "true" }),
+      h("span", { class: conn === "open" ? "conn-text" : "" }, text),
       conn === "closed" ? h("button", { class: "btn ghost small", onclick: () => this.reconnectNow() }, "Retry now") : null);
   }
 
@@ -243,6 +245,7 @@ class RoomPage {
         clearTimeout(this.probeTimer);
         this.timers.delete(this.probeTimer);
         this.probeTimer = null;
+        if (this.conn === "checking") this.setConn("open"); // the socket still works
         break;
       case "ack":
         this.settle(message.id, null);
@@ -259,20 +262,38 @@ class RoomPage {
     const previous = this.state;
     this.state = message;
     this.wsSeat = message.seat;
-    for (const version of this.log.keys()) {
-      if (version > message.version) this.log.delete(version); // rolled back by the admin
+    if (previous && message.version < previous.version) {
+      // Rolled back by the admin: the later moves are gone, and the table is told so.
+      for (const version of this.log.keys()) if (version > message.version) this.log.delete(version);
+      this.rolledBack = { from: previous.version, to: message.version };
+      toast(`The game was rolled back to move ${message.version}.`, "info");
     }
-    if (message.events?.length || message.timed_out_seat != null) {
-      const known = this.log.get(message.version) || {};
+    if (message.entry?.version === message.version) {
+      this.log.set(message.version, message.entry); // the server sent the move's own line
+    } else if (message.version > 0 && !this.log.get(message.version)?.text) {
+      // Until the log answers, show what the push told: its events (the move's line follows).
       const timedOut = message.timed_out_seat != null ? { seat: message.timed_out_seat, timed_out: true } : {};
-      this.log.set(message.version, { ...known, events: message.events, ...timedOut });
+      this.log.set(message.version, { version: message.version, events: message.events || [], partial: true, ...timedOut });
     }
-    const lastLogged = Math.max(0, ...this.log.keys());
-    if (message.version > lastLogged + 1 || (previous && previous.status !== message.status)) {
-      this.loadLog(); // we missed some entries (or the game just ended and the log opened up)
-    }
+    if (previous && previous.status !== message.status) this.loadLog(true); // the log opened up
+    else if (this.logGap()) this.loadLog(); // a move's own line is missing
+    this.signals.update(message);
     this.checkSeat();
     this.draw();
+  }
+
+  /** Whether some move up to the current version lacks its own line in the log. */
+  logGap() {
+    const top = this.state?.version ?? 0;
+    for (let v = top; v > this.logComplete(); v -= 1) if (!this.log.get(v)?.text) return true;
+    return false;
+  }
+
+  /** The highest version up to which every move's line is known (the log's complete prefix). */
+  logComplete() {
+    let v = 0;
+    while (this.log.get(v + 1)?.text) v += 1;
+    return v;
   }
 
   onError(message) {
@@ -333,13 +354,20 @@ class RoomPage {
 
   // -- the move log ------------------------------------------------------------------------
 
-  async loadLog() {
+  /** Fetch the log's missing lines from the server (`after` = what we already hold whole; a
+   * server that ignores it answers the whole log, which merges the same). */
+  async loadLog(whole = false) {
+    this.logWhole ||= whole;
     if (this.logLoading) { this.logAgain = true; return; }
     this.logLoading = true;
     try {
-      const entries = await api("GET", `/api/rooms/${this.code}/moves`);
-      for (const entry of entries) this.log.set(entry.version, entry);
+      const after = this.logWhole ? 0 : this.logComplete();
+      this.logWhole = false;
+      const entries = await api("GET", `/api/rooms/${this.code}/moves${after ? `?after=${after}` : ""}`);
+      const top = this.state?.version ?? Infinity;
+      for (const entry of entries) if (entry.version <= top) this.log.set(entry.version, entry);
       this.drawLog();
+      if (this.status() === "finished") this.drawEnd(this.ctx()); // the end screen reads the log
     } catch (err) {
       console.warn("could not load the move log", err);
     } finally {
@@ -367,10 +395,14 @@ class RoomPage {
     return `Seat ${seat + 1}`;
   }
 
-  /** Rule texts say "Seat 2"; people read names. */
-  words(text) {
-    return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) =>
-      (this.room?.seats[Number(n) - 1] ? this.name(Number(n) - 1) : whole));
+  /** Rule texts say "Seat 2"; people read names (`names` overrides some seats: a log line
+   * names the mover as the seat was held then). */
+  words(text, names = {}) {
+    return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => {
+      const seat = Number(n) - 1;
+      if (names[seat]) return names[seat];
+      return this.room?.seats[seat] ? this.name(seat) : whole;
+    });
   }
 
   players() {
@@ -386,8 +418,9 @@ class RoomPage {
     const state = this.state;
     const pending = this.pending.size > 0;
     const seat = state?.seat ?? null;
-    const toAct = state?.to_act || [];
-    const live = state?.status === "active" && this.conn === "open" && navigator.onLine !== false && !pending;
+    const active = state?.status === "active" && this.status() === "active";
+    const toAct = active ? state.to_act || [] : [];
+    const live = active && this.conn === "open" && !pending;
     return {
       seat,
       legalMoves: live ? state.legal_moves || [] : [],
@@ -395,7 +428,7 @@ class RoomPage {
       myTurn: live && seat !== null && toAct.includes(seat),
       players: this.players(),
       play: (move) => this.play(move),
-      status: state?.status || this.room?.status,
+      status: this.status(),
       version: state?.version ?? 0,
       outcome: state?.outcome || null,
       options: this.room?.options || {},
@@ -423,15 +456,37 @@ class RoomPage {
     this.signals = new TurnSignals(this.game.title);
     const codeChip = h("button", { class: "code-chip", title: "Copy the invite link", "data-testid": "code-chip",
                                    onclick: () => this.copyInvite() }, this.code);
+    this.titleEl = h("div", { class: "room-title" },
+      h("span", { class: "room-game-title" }, this.game.title), codeChip,
+      h("span", { class: "topbar-break", "aria-hidden": "true" }), // phones: the second line starts here
+      rulesButton(this.room.game), this.signals.el, this.connEl);
+    this.topEl = this.topbar();
     replace(this.root,
-      topbar(me(), null, h("div", { class: "room-title" },
-        h("span", { class: "room-game-title" }, this.game.title), codeChip, rulesButton(this.room.game), this.signals.el, this.connEl)),
+      this.topEl,
       this.bannerEl,
       this.absence.el,
       h("main", { class: "room" }, this.playersEl, this.centerEl,
         h("div", { class: "side" }, this.logEl, this.chat.el)),
       this.chat.fab);
     this.setConn(this.conn);
+  }
+
+  /** The header: the game, the code, rules, signals, the connection and my name (renamable). */
+  topbar() {
+    return topbar(me(), () => this.named(), this.titleEl, {
+      warning: "You hold a seat in this room: with a new name this browser can no longer play it.",
+      seated: () => this.mySeat() !== null,
+    });
+  }
+
+  /** I just picked (or changed) my name on this page: show it, and reopen the socket as me. */
+  named() {
+    const top = this.topbar();
+    this.topEl.replaceWith(top);
+    this.topEl = top;
+    this.reseatFor = null;
+    this.draw();
+    this.reconnectNow();
   }
 
   makeChat() {
@@ -443,6 +498,7 @@ class RoomPage {
       mySeat: () => page.mySeat(),
       name: (seat) => page.name(seat),
       mute: (muted) => page.roomAction("chat/mute", { muted }),
+      named: () => page.named(),
     });
   }
 
@@ -481,8 +537,15 @@ class RoomPage {
     keepFocus(this.root, () => this.drawAll());
   }
 
+  /** The room's status: the state's once dealt, but a room the server closed is closed even
+   * before (or without) a last state push. */
+  status() {
+    if (this.room?.status === "aborted") return "aborted";
+    return this.state?.status && this.state.status !== "lobby" ? this.state.status : this.room?.status;
+  }
+
   drawAll() {
-    const status = this.state?.status && this.state.status !== "lobby" ? this.state.status : this.room.status;
+    const status = this.status();
     const ctx = this.ctx();
     Object.assign(this.root.dataset, {
       status, version: String(ctx.version), myTurn: String(ctx.myTurn),
@@ -491,7 +554,6 @@ class RoomPage {
     this.root.classList.toggle("phase-lobby", status === "lobby");
     this.chat.update();
     document.title = `${ctx.myTurn ? "● Your turn — " : ""}${this.game.title} · Ziggurat`;
-    this.signals.update(ctx.myTurn);
     this.drawBanner(status, ctx);
     this.absence.update();
     if (status === "lobby") {
@@ -501,9 +563,10 @@ class RoomPage {
       return;
     }
     if (status === "aborted") {
-      replace(this.centerEl, h("section", { class: "card" }, h("h2", {}, "This room was closed"),
-        h("p", {}, "The host left before the game started."),
+      replace(this.centerEl, h("section", { class: "card closed", "data-testid": "closed" }, h("h2", {}, "This room was closed"),
+        h("p", {}, this.closedText()),
         h("button", { class: "btn primary", onclick: () => navigate("/") }, "Back to the lobby")));
+      if (this.state?.view) { this.drawPlayers(ctx); this.drawLog(); }
       return;
     }
     if (!this.centerEl.contains(this.boardEl)) replace(this.centerEl, this.endEl, this.boardEl);
@@ -517,6 +580,7 @@ class RoomPage {
     const mine = this.mySeat();
     let text;
     let kind = "";
+    let clock = null;
     if (status === "lobby") {
       if (mine === null) text = "You are visiting. Take a seat to play, or stay and watch.";
       else if (this.room.host === me()?.id) text = "Invite friends or add bots, then start the game.";
@@ -526,6 +590,7 @@ class RoomPage {
       if (ctx.myTurn) { text = "Your turn!"; kind = "turn"; }
       else if (mine === null) text = `You are watching. ${acting ? `${acting} to play.` : ""}`;
       else text = acting ? `Waiting for ${acting}…` : "Waiting…";
+      clock = this.bannerClock(ctx);
     } else if (status === "finished") {
       text = "Game over.";
       kind = "done";
@@ -533,13 +598,47 @@ class RoomPage {
       text = "The game hit an error in its rules and is paused. The admin can see what went wrong.";
       kind = "bad";
     } else if (status === "aborted") {
-      text = "This room was closed.";
+      text = this.closedText();
       kind = "bad";
     }
     this.bannerEl.className = `banner ${kind}`;
-    replace(this.bannerEl, text);
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), clock);
+    this.checkLowTime();
     // Sticky controls on phones sit just under the sticky banner, whatever its height.
     document.documentElement.style.setProperty("--banner-h", `${this.bannerEl.offsetHeight || 40}px`);
+  }
+
+  /** The time left of the seat to act, in the sticky banner: mine if I am to act, else the
+   * first clocked seat to act ("Bob: 0:41"). */
+  bannerClock(ctx) {
+    const deadlines = this.state?.deadlines || {};
+    const mine = this.state?.seat;
+    const seat = ctx.toAct.includes(mine) && deadlines[mine] ? mine : ctx.toAct.find((s) => deadlines[s]);
+    if (seat === undefined || seat === null || !deadlines[seat]) return null;
+    return h("span", { class: "banner-clock", "data-testid": "banner-clock", "data-seat": seat },
+      seat === mine ? "Time left: " : `${this.name(seat)}: `, clockBadge(deadlines[seat], lowMs(this.room)));
+  }
+
+  /** Once a second: with my own move's time running low, say so in the banner and, with Sound
+   * on, warn once per deadline. */
+  checkLowTime() {
+    const seat = this.state?.seat;
+    const deadline = this.state?.status === "active" && this.conn !== "closed" ? this.state.deadlines?.[seat] : null;
+    const left = deadline ? Date.parse(deadline) - Date.now() : Infinity;
+    const low = this.ctx().myTurn && left > 0 && left < lowMs(this.room);
+    this.bannerEl?.classList.toggle("low", low);
+    if (low && this.warnedFor !== deadline) {
+      this.warnedFor = deadline;
+      this.signals.warn();
+    }
+  }
+
+  /** Why the room is closed, as true as the client can tell until the server says (`closed_reason`). */
+  closedText() {
+    if (this.room?.closed_reason) return this.words(this.room.closed_reason);
+    return (this.state?.version ?? this.room?.version ?? 0) > 0 || this.state?.view
+      ? "This room was closed before the game ended; no more moves can be played."
+      : "This room was closed before the game started.";
   }
 
   hostName() {
@@ -557,9 +656,11 @@ class RoomPage {
         return null;
       }
     };
+    // A running score when the view has one ("scores": one number per seat).
+    const scores = Array.isArray(view?.scores) && view.scores.every((x) => typeof x === "number") ? view.scores : null;
     replace(this.playersEl, h("h2", { class: "panel-title" }, "Players"),
       h("ol", { class: "seats" }, ctx.players.map((p) => {
-        const acting = this.state?.status === "active" && ctx.toAct.includes(p.seat);
+        const acting = ctx.toAct.includes(p.seat);
         return h("li", { class: `seat-row${acting ? " acting" : ""}${p.you ? " you" : ""}`,
                          "data-testid": "player", "data-seat": p.seat, "data-acting": String(acting) },
           h("span", { class: "turn-mark", "aria-hidden": "true" }, acting ? "▶" : ""),
@@ -575,6 +676,8 @@ class RoomPage {
             p.away ? h("span", { class: "tag away", "data-testid": "away",
                                  title: "Ran out of time on the last moves in a row" }, "away") : null,
             this.seatClock(p.seat, acting)),
+          scores ? h("span", { class: "seat-score", "data-testid": "seat-score", "data-seat": p.seat,
+                               title: "Score so far" }, `${formatScore(scores[p.seat] ?? 0)} pts`) : null,
           h("span", { class: "seat-badge" }, badge(p.seat)));
       })));
   }
@@ -582,7 +685,7 @@ class RoomPage {
   /** The countdown beside a seat to act; with a Fischer clock, the bank of every other seat. */
   seatClock(seat, acting) {
     const deadline = this.state?.status === "active" ? this.state.deadlines?.[seat] : null;
-    if (acting && deadline) return clockBadge(deadline);
+    if (acting && deadline) return clockBadge(deadline, lowMs(this.room));
     const bank = this.state?.clock_banks?.[seat];
     return this.state?.status === "active" && bank != null ? bankBadge(bank) : null;
   }
@@ -597,27 +700,57 @@ class RoomPage {
     }
   }
 
+  /** Who made a logged move: the name the server recorded with it (`by`, as the seat was held
+   * at that version), else the seat's holder now. */
+  moverName(entry) {
+    return entry.by?.name || this.name(entry.seat);
+  }
+
+  /** The lines of one logged move: its own line ("Bob kept a tile."), then its events, then a
+   * note if the clock played it. A line still waiting for the log shows the pushed events. */
+  entryLines(entry) {
+    const mover = entry.seat == null ? null : this.moverName(entry);
+    const own = entry.seat == null ? {} : { [entry.seat]: mover };
+    const lines = [];
+    if (entry.text && entry.seat != null) lines.push({ text: `${mover} ${this.words(entry.text, own)}.`, to: null, own: true });
+    for (const e of entry.events || []) lines.push({ text: this.words(e.text, own), to: e.to ?? null });
+    if (entry.timed_out) lines.push({ text: `${mover ?? this.name(entry.seat)} ran out of time: a standard move was played.`, to: null });
+    return lines;
+  }
+
   drawLog() {
     if (!this.logEl || this.room?.status === "lobby") return;
     const lines = [];
     const handovers = this.room?.handovers || [];
-    const versions = new Set([...this.log.keys(), ...handovers.map((o) => o.version)]);
+    const notes = this.room?.admin_log || [];
+    const versions = new Set([...this.log.keys(), ...handovers.map((o) => o.version), ...notes.map((n) => n.version)]);
+    const last = Math.max(0, ...[...this.log.keys()].filter((v) => v <= (this.state?.version ?? Infinity)));
     for (const version of [...versions].sort((a, b) => b - a)) {
-      // A seat changing hands after move N is newer than move N: above it in this newest-first list.
+      // What happened after move N (a seat changing hands, an admin's action) is newer than move N:
+      // above it in this newest-first list.
+      for (const n of notes.filter((o) => o.version === version).reverse()) {
+        lines.push(h("li", { class: "admin-note", "data-testid": "admin-line", "data-version": version },
+          h("span", { class: "log-n" }), h("span", {}, this.words(n.text))));
+      }
       for (const o of handovers.filter((o) => o.version === version).reverse()) {
         lines.push(h("li", { class: "handover", "data-testid": "handover-line", "data-version": version },
           h("span", { class: "log-n" }), h("span", {}, handoverText(o))));
       }
       const entry = this.log.get(version);
       if (!entry) continue;
-      const texts = entry.events?.length
-        ? entry.events.map((e) => ({ text: this.words(e.text), to: e.to ?? null }))
-        : entry.text ? [{ text: `${this.name(entry.seat)} ${entry.text}.`, to: null }] : [];
-      if (entry.timed_out) texts.push({ text: `${this.name(entry.seat)} ran out of time: a standard move was played.`, to: null });
-      texts.forEach((t, i) => lines.push(h("li", { class: t.to ? "private" : "", "data-version": version,
-                                                    "data-to": t.to ? t.to.join(",") : null },
+      const newest = version === last;
+      this.entryLines(entry).forEach((t, i) => lines.push(h("li", {
+        class: [t.to ? "private" : "", newest ? "last" : ""].filter(Boolean).join(" ") || null,
+        "data-testid": "log-line", "data-version": version, "data-last": newest ? "true" : null,
+        "data-to": t.to ? t.to.join(",") : null },
         i === 0 ? h("span", { class: "log-n" }, `${version}`) : h("span", { class: "log-n" }),
-        h("span", {}, t.text), t.to ? h("span", { class: "tag", "data-testid": "private-tag" }, this.whoSaw(t.to)) : null)));
+        h("span", { class: "log-text" }, t.text,
+          newest && i === 0 ? h("span", { class: "tag last-tag", "data-testid": "last-move" }, "last move") : null),
+        t.to ? h("span", { class: "tag", "data-testid": "private-tag" }, this.whoSaw(t.to)) : null)));
+    }
+    if (this.rolledBack && !this.room?.admin_log) { // until the server logs admin actions itself
+      lines.unshift(h("li", { class: "admin-note", "data-testid": "rollback-line" }, h("span", { class: "log-n" }),
+        h("span", {}, `The game was rolled back from move ${this.rolledBack.from} to move ${this.rolledBack.to}.`)));
     }
     if (this.state && this.state.status !== "lobby") {
       lines.push(h("li", { class: "start" }, h("span", { class: "log-n" }, "0"), h("span", {}, "The game begins.")));
@@ -658,7 +791,10 @@ class RoomPage {
     if (!outcome && this.state?.status !== "finished") { replace(this.endEl); return; }
     const mine = this.mySeat();
     const winners = outcome?.winners || [];
-    const title = winners.includes(mine) ? (winners.length > 1 ? "You share the win!" : "You win!")
+    const away = this.clockPlayedMe();
+    const won = winners.includes(mine);
+    const title = won && away ? "The game ended while you were away"
+      : won ? (winners.length > 1 ? "You share the win!" : "You win!")
       : winners.length ? `${winners.map((s) => this.name(s)).join(" and ")} win${winners.length > 1 ? "" : "s"}!`
       : "Game over";
     const order = outcome ? outcome.ranking.map((rank, seat) => ({ rank, seat, score: outcome.scores[seat] }))
@@ -672,8 +808,11 @@ class RoomPage {
     const next = this.room.next_room;
     const canAgain = mine !== null || this.room.host === me()?.id;
     replace(this.endEl, h("section", { class: "card end", "data-testid": "end-screen", "aria-labelledby": "end-title" },
-      h("h2", { id: "end-title" }, winners.includes(mine) ? h("span", { class: "crown", "aria-hidden": "true" }, "★ ") : null, title),
-      outcome?.reason ? h("p", { class: "reason" }, this.words(outcome.reason)) : null,
+      h("h2", { id: "end-title" }, won && !away ? h("span", { class: "crown", "aria-hidden": "true" }, "★ ") : null, title),
+      away ? h("p", { class: "away-note", "data-testid": "away-at-end" },
+        `The turn clock played your last ${plural(away, "move")} for you`,
+        won ? `; the table ranks you ${winners.length > 1 ? "joint " : ""}first.` : ".") : null,
+      outcome?.reason ? h("p", { class: "reason", "data-testid": "end-reason" }, this.words(outcome.reason)) : null,
       order.length ? h("table", { class: "scores", "data-testid": "scores" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
         h("tbody", {}, order.map((r) => h("tr", { class: winners.includes(r.seat) ? "winner" : "" },
@@ -687,6 +826,16 @@ class RoomPage {
         this.state?.status === "finished" ? h("a", { class: "btn ghost", href: `/r/${this.code}/replay`, "data-testid": "open-replay" },
           "Watch the replay") : null,
         h("button", { class: "btn ghost", onclick: () => navigate("/") }, "Back to the lobby"))));
+  }
+
+  /** How many of my seat's last moves in a row the turn clock played (0: I made my last move). */
+  clockPlayedMe() {
+    const mine = this.mySeat();
+    if (mine === null) return 0;
+    const moves = [...this.log.values()].filter((e) => e.seat === mine && e.text).sort((a, b) => b.version - a.version);
+    let count = 0;
+    while (count < moves.length && moves[count].timed_out) count += 1;
+    return count;
   }
 
   async playAgain() {
@@ -728,6 +877,8 @@ class RoomPage {
           room.private ? " — this room is private." : " — this room is public: anyone in the lobby can join.")),
       options.some(([, v]) => v === true) ? h("p", { class: "variants-used" }, "Variants: ",
         options.filter(([, v]) => v === true).map(([k]) => schema[k]?.title || k).join(", ")) : null,
+      clockText(room) ? h("p", { class: "clock-note", "data-testid": "clock-note" }, "Turn clock: ", h("strong", {}, clockText(room)),
+        " — when a player's time runs out, a standard move is played for them.") : null,
       h("ol", { class: "lobby-seats", "data-testid": "seats" }, room.seats.map((s) => h("li", {
         class: `lobby-seat${s.player || s.bot ? " taken" : ""}`, "data-seat": s.seat },
         h("span", { class: "seat-no" }, s.seat + 1),

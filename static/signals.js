@@ -1,7 +1,7 @@
 // "Your turn" signals beyond the tab title: an optional beep (WebAudio, no sound file) and a
 // browser notification when the page is hidden. Both are off until the player turns them on.
 
-import { h } from "./ui.js";
+import { h, toast } from "./ui.js";
 
 const SOUND = "ziggurat.sound";
 const NOTIFY = "ziggurat.notify";
@@ -9,9 +9,10 @@ const NOTIFY = "ziggurat.notify";
 export class TurnSignals {
   constructor(title) {
     this.title = title;
-    this.was = false;
+    this.last = null; // the previous state's seat and whether it had me to act
     this.audio = null;
     this.beeps = 0;
+    this.warnings = 0;
     this.notes = 0;
     this.el = h("span", { class: "signals" });
     this.draw();
@@ -24,13 +25,15 @@ export class TurnSignals {
     const sound = h("button", { type: "button", class: `btn ghost small signal${this.sound ? " on" : ""}`,
                                 "data-testid": "sound-toggle", "aria-pressed": String(this.sound),
                                 title: "Beep when it is your turn", onclick: () => this.toggleSound() },
-      this.sound ? "♪ Sound on" : "♪ Sound off");
+      h("span", { "aria-hidden": "true" }, "♪"), h("span", { class: "signal-text" }, this.sound ? " Sound on" : " Sound off"));
     const canNotify = "Notification" in window;
     const notify = canNotify ? h("button", { type: "button", class: `btn ghost small signal${this.notify ? " on" : ""}`,
                                              "data-testid": "notify-toggle", "aria-pressed": String(this.notify),
-                                             title: "A notification when it is your turn and this tab is hidden",
+                                             title: window.Notification?.permission === "denied"
+                                               ? "Notifications are blocked for this site in the browser's settings"
+                                               : "A notification when it is your turn and this tab is hidden",
                                              onclick: () => this.toggleNotify() },
-      this.notify ? "Alerts on" : "Alerts off") : null;
+      "Alerts", h("span", { class: "signal-text" }, this.notify ? " on" : " off")) : null;
     this.el.replaceChildren(sound, ...(notify ? [notify] : []));
   }
 
@@ -46,32 +49,54 @@ export class TurnSignals {
     } else {
       const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
       localStorage.setItem(NOTIFY, answer === "granted" ? "on" : "off");
+      if (answer !== "granted") {
+        toast("This browser blocks notifications from Ziggurat, so alerts stay off. Allow them in the "
+          + "site settings (the icon left of the address), then try again.");
+      }
     }
     this.draw();
   }
 
-  /** Called on every redraw; signals only when the turn becomes mine. */
-  update(myTurn) {
-    if (myTurn && !this.was) {
-      if (this.sound) this.beep();
-      if (this.notify && document.visibilityState === "hidden") this.notification();
-    }
-    this.was = myTurn;
+  /** Called with every `state` message: signals only when the turn comes to this seat from
+   * someone else — not while my own move awaits its answer, not between the steps of my own
+   * turn (the previous state already had me to act). */
+  update(state) {
+    const mine = state.status === "active" && state.seat !== null && (state.to_act || []).includes(state.seat);
+    const came = mine && !(this.last && this.last.seat === state.seat && this.last.mine);
+    this.last = { seat: state.seat, mine };
+    if (!came) return;
+    if (this.sound) this.beep();
+    if (this.notify && document.visibilityState === "hidden") this.notification();
   }
 
+  /** Time is running low on my move: a lower double tone (only with Sound on). */
+  warn() {
+    if (!this.sound) return;
+    this.tone(440, 0);
+    this.tone(440, 0.3);
+    this.warnings += 1;
+    document.documentElement.dataset.warnings = String(this.warnings);
+  }
+
+  /** The "your turn" beep; counted on <html data-beeps> (tests and the curious read it). */
   beep() {
+    this.tone(880, 0);
+    this.beeps += 1;
+    document.documentElement.dataset.beeps = String(this.beeps);
+  }
+
+  tone(frequency, delay) {
     try {
       this.audio ??= new AudioContext();
       const osc = this.audio.createOscillator();
       const gain = this.audio.createGain();
-      osc.frequency.value = 880;
-      gain.gain.setValueAtTime(0.12, this.audio.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.001, this.audio.currentTime + 0.25);
+      const start = this.audio.currentTime + delay;
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.12, start);
+      gain.gain.exponentialRampToValueAtTime(0.001, start + 0.25);
       osc.connect(gain).connect(this.audio.destination);
-      osc.start();
-      osc.stop(this.audio.currentTime + 0.25);
-      this.beeps += 1;
-      document.documentElement.dataset.beeps = String(this.beeps);
+      osc.start(start);
+      osc.stop(start + 0.25);
     } catch (err) {
       console.warn("no sound", err);
     }

@@ -65,6 +65,11 @@ export function toast(message, kind = "error") {
   return item;
 }
 
+/** Take down the error toasts on show (they spoke of something the user has since fixed). */
+export function clearToasts() {
+  for (const item of document.querySelectorAll("#toasts .toast.error")) item.remove();
+}
+
 /** Client-side navigation: the router listens to popstate. */
 export function navigate(path) {
   if (location.pathname !== path) history.pushState({}, "", path);
@@ -90,4 +95,9 @@ export async function copyText(text) {
     area.remove();
     return done;
   }
+}
+
+/** "1 priest", "3 priests", plural(n, "die", "dice"): a count with its word, never "priest(s)". */
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
 }

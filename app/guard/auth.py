@@ -88,13 +88,26 @@ def bearer(header: str | None) -> str | None:
     if not header:
         return None
     scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = token.strip(" \t")  # only HTTP's spaces: a UTF-8 byte 0xA0 is no space here
+    if scheme.lower() != "bearer" or not token:
         raise ApiError(401, "bad_token", "Send the token as 'Authorization: Bearer <token>'.")
-    return token.strip()
+    return token
 
 
 def check_admin(expected: str | None, token: str | None) -> None:
+    """`token` as it came in a header; compared as bytes, since `hmac.compare_digest` refuses
+    str beyond ASCII (issue 24: a non-ASCII guess was a 500 the guessing throttle never saw)."""
     if not expected:
         raise ApiError(403, "admin_disabled", "Admin is off: the server has no ADMIN_TOKEN set.")
-    if token is None or not hmac.compare_digest(token, expected):
+    if token is None or not hmac.compare_digest(_sent_bytes(token),
+                                                expected.encode("utf-8", "surrogateescape")):
         raise ApiError(403, "not_admin", "That is not the admin token.")
+
+
+def _sent_bytes(header_value: str) -> bytes:
+    """The bytes a client sent: ASGI servers decode header values as latin-1, so a UTF-8
+    token arrives as one character per byte and encodes back to exactly what was sent."""
+    try:
+        return header_value.encode("latin-1")
+    except UnicodeEncodeError:  # not from a header: text, sent as UTF-8
+        return header_value.encode("utf-8", "surrogateescape")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 from datetime import datetime
+from random import Random
 from typing import Any
 
 from app.context import Context
@@ -25,7 +26,7 @@ from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
 from app.store.models import as_utc, utcnow
 from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
 from games import REGISTRY, IllegalMove
-from games.protocol import match_rng
+from games.protocol import is_legal, match_rng
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,12 +208,34 @@ def _apply(room: RoomView, seat: int, seen_version: int | None, move: Any,
     if seat not in acting:
         raise ApiError(409, "not_your_turn", "It is not your turn.")
     try:
+        legal = game.legal_moves(room.state, seat)
+    except Exception as exc:
+        raise RuleError() from exc
+    if not is_legal(move, legal):
+        raise ApiError(422, "illegal_move", _why_illegal(game, room.state, seat, move, legal))
+    try:
         return (*game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1)),
                 acting)
     except IllegalMove as exc:
         raise ApiError(422, "illegal_move", exc.message) from None
     except Exception as exc:
         raise RuleError() from exc
+
+
+def _why_illegal(game: Any, state: Any, seat: int, move: Any, legal: list[Any]) -> str:
+    """A sentence for a move that is not exactly one of the legal moves (legality is decided
+    here, once, for every game). The game's own refusal names the reason when it has one; a
+    move it would have taken, or choked on (a float where an index belongs), gets ours."""
+    if move in legal:  # equal by Python's ==, but not in JSON: 2.0 or true for 2
+        return ("That move matches a legal one only loosely: send it exactly as offered (a "
+                "whole number as a whole number, true/false only where the game uses them).")
+    try:
+        game.apply(state, seat, move, Random(0))
+    except IllegalMove as exc:
+        return exc.message
+    except Exception:  # refused whatever the rule module did: it never errors the room
+        pass
+    return "That is not one of your legal moves now."
 
 
 def error_text(exc: BaseException) -> str:

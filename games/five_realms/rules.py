@@ -22,6 +22,8 @@ State (plain JSON):
     turn             the active seat; extra_turns: General turns still owed to it
     todo             pending tasks, the first one is current
     last             the spot the latest card was placed on, for the renderer
+    recent           the latest turn's public story for the renderer: {seat, placed: the card
+                     drawn and placed, cards: the cards collected (or picked by a Witch)}
     winner           the seat that won on Titans, else None; over: the game has ended
 """
 
@@ -110,6 +112,7 @@ class FiveRealms:
             "extra_turns": 0,
             "todo": _new_turn(),
             "last": None,
+            "recent": None,
             "winner": None,
             "over": False,
         }
@@ -162,8 +165,20 @@ class FiveRealms:
         return move
 
     def undoable(self, state: State, seat: int, move: Move) -> bool:
-        """No take-backs until this game states which of its moves reveal nothing."""
-        return False
+        """A step inside your own turn that shows nobody anything new: after it the same seat
+        is still mid-turn (the turn did not end, so Alkane was not dealt afresh and no new banner
+        came into sight), no character side was looked at or shown, and the game goes on.
+        Which moves that leaves, type by type, is in RULES.md ("Take-backs"). No move draws
+        randomness (only setup shuffles), so trying the move here is exactly what it did."""
+        if state["over"] or seat != state["turn"]:
+            return False
+        try:
+            new, events = self.apply(state, seat, move, Random(0))
+        except IllegalMove:
+            return False
+        return (not new["over"] and new["turn"] == seat and new["todo"][0]["kind"] != "place"
+                and new["public"] == state["public"] and new["known"] == state["known"]
+                and all(event.to is None for event in events))
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         return scramble(state, viewer, rng)
@@ -202,6 +217,11 @@ def _end_reason(keys: list[tuple[int, int]], winners: list[int]) -> str:
     return f"The deck is empty: seat {winners[0] + 1} has the most castles."
 
 
+def _count(n: int, thing: str) -> str:
+    """'1 castle', '2 castles': log lines without "(s)"."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def _name(state: State, card: str) -> str:
     return character_name(state["faces"][card])
 
@@ -222,7 +242,7 @@ def _gain(state: State, seat: int, castles: int, why: str) -> Events:
         return []
     state["seats"][seat]["castles"] += castles
     _earn(state, seat, why, castles)
-    return [Event(f"Seat {seat + 1} earns {castles} castle(s): {why}.",
+    return [Event(f"Seat {seat + 1} earns {_count(castles, 'castle')}: {why}.",
                   data={"seat": seat, "castles": castles})]
 
 
@@ -235,8 +255,14 @@ def _steal(state: State, seat: int, most: int, why: str) -> Events:
     if taken:
         _earn(state, seat, f"Stolen: {why}", taken)
         _earn(state, other, f"Lost to a steal: {why}", -taken)
-    return [Event(f"Seat {seat + 1} steals {taken} castle(s) from seat {other + 1}: {why}.",
+    return [Event(f"Seat {seat + 1} steals {_count(taken, 'castle')} from seat {other + 1}: {why}.",
                   data={"seat": seat, "stolen": taken})]
+
+
+def _recent_cards(state: State, cards: list[str]) -> None:
+    """Add cards taken this turn to `recent` (a state saved before it existed starts one)."""
+    recent = state.get("recent") or {"seat": state["turn"], "placed": None, "cards": []}
+    state["recent"] = {**recent, "cards": [*recent["cards"], *cards]}
 
 
 def _push(state: State, *tasks: Task) -> None:
@@ -320,6 +346,7 @@ def _place(state: State, move: Move) -> Events:
     spot = (move["x"], move["y"])
     state["square"][square.key(spot)] = card
     state["last"] = [move["x"], move["y"]]
+    state["recent"] = {"seat": seat, "placed": card, "cards": []}
     options = square.collect_options(state["square"], lambda c: _banner(state, c), spot)
     events = [Event(f"Seat {seat + 1} places {a_banner(_banner(state, card))}.",
                     data={"seat": seat, "card": card, "x": spot[0], "y": spot[1]})]
@@ -338,9 +365,10 @@ def _collect(state: State, move: Move) -> Events:
     state["hand"] = option["cards"]
     state["square"] = square.without(state["square"], option["cards"])
     state["last"] = None
+    _recent_cards(state, option["cards"])
     state["todo"][0] = {"kind": "action"}
     count, name = len(option["cards"]), BANNER_NAMES[option["banner"]]
-    return [Event(f"Seat {seat + 1} collects {count} {name} banner(s).",
+    return [Event(f"Seat {seat + 1} collects {_count(count, name + ' banner')}.",
                   data={"seat": seat, "cards": option["cards"], "banner": option["banner"]})]
 
 
@@ -433,7 +461,7 @@ def _resolve(state: State, card: str, times: int) -> Events:
         return _gain(state, seat, SIMPLE_GAINS[kind] * times, name)
     if kind == GENERAL:
         state["extra_turns"] += times
-        return [Event(f"{name}: seat {seat + 1} will play {times} extra turn(s).")]
+        return [Event(f"{name}: seat {seat + 1} will play {_count(times, 'extra turn')}.")]
     task = "strike" if kind == WARRIOR else "witch"
     _push(state, *[{"kind": task, "source": card} for _ in range(times)])
     return []
@@ -479,6 +507,7 @@ def _witch(state: State, move: Move) -> Events:
     state["discard"].remove(move["card"])
     state["hand"] = [move["card"]]
     state["todo"][0] = {"kind": "witch_use"}
+    _recent_cards(state, [move["card"]])
     banner = a_banner(_banner(state, move["card"]))
     return [Event(f"Seat {seat + 1}'s Witch picks {banner} from the discard pile.",
                   data={"seat": seat, "card": move["card"]})]

@@ -64,6 +64,8 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
         "extra_turns": state["extra_turns"],
         "square": _square(state),
         "last": list(state["last"]) if state["last"] is not None else None,
+        "recent": _recent(state),
+        "scores": [seat["castles"] for seat in state["seats"]],
         "deck": {"count": len(state["deck"]),
                  "top_banner": _banner_of(state, state["deck"][:1]),
                  "next_banner": _banner_of(state, state["deck"][_in_sight(state) - 1:][:1])},
@@ -76,6 +78,15 @@ def view_of(state: State, viewer: int | None) -> dict[str, Any]:
         "banner_names": dict(BANNER_NAMES),
         "character_names": dict(CHARACTER_NAMES),
     }
+
+
+def _recent(state: State) -> dict[str, Any] | None:
+    """The latest turn's placed card and taken cards, by id: all were face up on Alkane or the
+    discard pile when taken, so every seat may know them."""
+    recent = state.get("recent")
+    if not recent:
+        return None
+    return {"seat": recent["seat"], "placed": recent["placed"], "cards": list(recent["cards"])}
 
 
 def _in_sight(state: State) -> int:

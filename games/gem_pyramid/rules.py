@@ -12,6 +12,8 @@ State (plain JSON):
     out                   per seat, True once the seat could not play (or emptied its hand)
     turn                  the seat to act, or None when the game (series) is over
     last_placer           the seat that placed the latest gem of this game
+    last                  {seat, gem, row, pos} of that placement (None before the first), so a
+                          renderer can mark it after a reload too
     points                per seat, over the series
     earned                per seat, {reason: points} over the series, for the end screen
     first                 the seat that opened this game
@@ -50,18 +52,28 @@ WILDCARDS = 2
 class LucentOptions(BaseModel):
     """The rulebook's variants, chosen when the room is made."""
 
-    points: bool = Field(False, description="Points variant: play a series of games for points.")
-    games: int = Field(3, ge=2, le=9, description="Games in a Points series.")
+    points: bool = Field(
+        False,
+        description="Points: play a series of games. Each game, placing the last gem scores 1 "
+        "and playing every gem in your hand scores 1; most points at the end wins.",
+    )
+    games: int = Field(
+        3, ge=2, le=9, description="How many games a Points series lasts (2 to 9)."
+    )
     wildcard: bool = Field(
-        False, description="Wildcard variant: two random gems are swapped for two Wildcards."
+        False,
+        description="Wildcards: two gems leave the game unseen and two Wildcards come in; "
+        "a Wildcard goes anywhere and any colour may rest on it.",
     )
     geomancer: bool = Field(
         False,
-        description="Geomancer Point variant: everyone gets a Geomancer (wild); "
-        "playing it as your last card scores a point.",
+        description="Geomancer Point: everyone starts with a Geomancer, played like a Wildcard; "
+        "playing it as your very last gem scores 1 point. Keeps score.",
     )
     geomancer_focus: bool = Field(
-        False, description="Use a Geomancer as the Focus Gem (any colour may build on it)."
+        False,
+        description="Geomancer as Focus Gem: the middle gem of the base row is a Geomancer, "
+        "so any colour may start on it.",
     )
 
     @model_validator(mode="after")
@@ -117,6 +129,7 @@ class GemPyramid:
         new["rows"][row][pos] = kind
         new["hands"][seat][kind] -= 1
         new["last_placer"] = seat
+        new["last"] = {"seat": seat, "gem": kind, "row": row, "pos": pos}
         events = [Event(f"Seat {seat + 1} {self.describe(move)}.", data={"seat": seat, **move})]
         if _hand_size(new["hands"][seat]) == 0:
             events += _empty_hand(new, seat, kind)
@@ -129,8 +142,10 @@ class GemPyramid:
         scores = [float(p) for p in state["points"]]
         best = max(scores)
         winners = [seat for seat, score in enumerate(scores) if score == best]
-        if _scored(state["options"]):
-            reason = f"Most points after {state['game_no']} game(s)."
+        if _series(state["options"]):
+            reason = f"Most points after {state['game_no']} games."
+        elif _scored(state["options"]):
+            reason = "Most points."
         else:
             reason = f"Seat {winners[0] + 1} placed the last gem."
         earned = state.get("earned", [{} for _ in scores])
@@ -145,7 +160,7 @@ class GemPyramid:
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         # Every list is copied here (the view never aliases the state), which is cheaper than
         # a JSON round trip of the finished view on a path that runs for every seat per move.
-        return {
+        shown: dict[str, Any] = {
             "rows": [list(row) for row in state["rows"]],
             "focus": {"row": 0, "pos": FOCUS_POS},
             "hand": dict(state["hands"][seat]) if seat is not None else None,
@@ -153,12 +168,17 @@ class GemPyramid:
             "out": list(state["out"]),
             "turn": state["turn"],
             "last_placer": state["last_placer"],
+            "last": dict(last) if (last := state.get("last")) else None,
             "points": list(state["points"]),
             "game_no": state["game_no"],
             "games": state["options"]["games"] if state["options"]["points"] else 1,
             "scored": _scored(state["options"]),
             "colours": list(COLOURS),
         }
+        if shown["scored"]:
+            # The running score (the room's players panel): points are public as they are won.
+            shown["scores"] = list(state["points"])
+        return shown
 
     def describe(self, move: Move) -> str:
         where = "the base row" if move["row"] == 0 else f"row {move['row'] + 1}"
@@ -168,7 +188,8 @@ class GemPyramid:
         return move  # every placement is public
 
     def undoable(self, state: State, seat: int, move: Move) -> bool:
-        """No take-backs until this game states which of its moves reveal nothing."""
+        """Never: the only move, a placement, turns a gem of a secret hand face up (everyone
+        learns you held it) and passes the turn on. RULES.md, "Take-backs"."""
         return False
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
@@ -217,6 +238,7 @@ def _deal(state: State, first: int, rng: Random) -> State:
         turn=first,
         first=first,
         last_placer=None,
+        last=None,
     )
     return state
 
@@ -234,6 +256,11 @@ def _hand_size(hand: dict[str, int]) -> int:
 
 def _scored(opts: dict[str, Any]) -> bool:
     return bool(opts["points"] or opts["geomancer"])
+
+
+def _series(opts: dict[str, Any]) -> bool:
+    """Whether games are numbered: only the Points variant plays more than one."""
+    return bool(opts["points"])
 
 
 # -- legality ----------------------------------------------------------------------------------
@@ -406,13 +433,16 @@ def _lone_survivor_stops(state: State, seat: int) -> bool:
 def _end_game(state: State, rng: Random) -> list[Event]:
     winner = state["last_placer"]
     state["turn"] = None
-    events = [Event(f"Seat {winner + 1} placed the last gem and wins game {state['game_no']}.")]
-    if not _scored(state["options"]):
-        _score(state, winner, "Last gem placed")
-        state["finished"] = True
-        return events
+    opts = state["options"]
+    if _series(opts):
+        won = f"wins game {state['game_no']} of {opts['games']}, scoring a point"
+    elif _scored(opts):
+        won = "scores a point for it"
+    else:
+        won = "wins"
+    events = [Event(f"Seat {winner + 1} placed the last gem and {won}.")]
     _score(state, winner, "Last gem placed")
-    series_over = not state["options"]["points"] or state["game_no"] >= state["options"]["games"]
+    series_over = not _series(opts) or state["game_no"] >= opts["games"]
     if series_over:
         state["finished"] = True
         return events

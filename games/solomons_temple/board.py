@@ -30,3 +30,15 @@ def next_to_temple(cell: tuple[int, int]) -> bool:
 def inside(cell: tuple[int, int]) -> bool:
     """Inside the city walls (rows 2 to 4)."""
     return cell[0] >= 2
+
+
+def square_name(cell: tuple[int, int]) -> str:
+    """The one name of a space, used by the log and the browser alike."""
+    r, c = cell
+    if r == 0:
+        return f"outside the wall, column {c + 1}"
+    if r == 1:
+        return f"gate {GATES.index(c) + 1}" if c in GATES else f"the wall, column {c + 1}"
+    if r == 4:
+        return f"beside the Temple, column {c + 1}"
+    return f"in the city, row {r - 1}, column {c + 1}"

@@ -31,10 +31,17 @@ def use_card(state: State, seat: int, card: str) -> None:
         state["good_played"] = True
 
 
-def open_instant(state: State, resume: str) -> None:
-    """Give the seat not on turn a window for its instants; `pass` goes back to `resume`. It opens
-    on public facts only, whether or not that seat holds an instant."""
-    state["step"], state["actor"], state["resume"] = "instant", 1 - state["turn"], resume
+def open_instant(state: State, resume: str, seat: int | None = None) -> None:
+    """Give `seat` (by default the seat not on turn) a window for its instants; `pass` goes back
+    to `resume`. It opens on public facts only, whether or not that seat holds an instant."""
+    actor = 1 - state["turn"] if seat is None else seat
+    state["step"], state["actor"], state["resume"] = "instant", actor, resume
+
+
+def resume_actor(state: State) -> int:
+    """Who moves when an instant window closes: the attacker (the seat not on turn) in the
+    Military Phase, the player on turn everywhere else."""
+    return 1 - state["turn"] if state["resume"] == "military" else state["turn"]
 
 
 def to_build(state: State) -> None:

@@ -1,11 +1,13 @@
 """Solomon's Temple, Phase II: the attacker's armies, Lay Siege, Secret Passages, Destruction and
 the sack of the Temple, then the defender's Israelite Armies and their re-location.
 
-Book, Military Phase: "The first sub-phase is played by the attacking player. The second part of
-the military phase is played by the defending player." The attacker's tokens stand on the
-defender's board (`state["armies"][defender]`); `rules.py` hands this module its steps
-(`military`, `sack`, `siege_move`, `defend`, `relocate`) and adds the moves every step shares
-(cards laid down at any time of one's turn, the instants of the seat not on turn).
+Book, "When it is your turn ... II. Military Phase (Your opponent's turn)": in a player's turn
+the OPPONENT attacks that player's board, then the player on turn defends ("The first sub-phase
+is played by the attacking player. The second part of the military phase is played by the
+defending player."). So the attacker is the seat not on turn; its tokens stand on the board of
+the player on turn (`state["armies"][defender]`). `rules.py` hands this module its steps
+(`military`, `sack`, `siege_move` by the attacker; `defend`, `relocate` by the defender) and adds
+the moves every step shares (the attacker's instants, the defender's cards laid down).
 """
 
 from __future__ import annotations
@@ -28,26 +30,28 @@ from games.solomons_temple.data import ARMY_TOKENS, COLS, ENTRY, GATES, ROWS
 
 
 def apply_to_military(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    state["step"] = "military"
-    target = 1 - seat
+    """Phase I is over (`seat` is the player on turn): the opponent's attack on `seat`'s board
+    begins. The Prophet's owner rolls "At the beginning of the Military Phase"."""
+    attacker, target = 1 - seat, seat
+    state["step"], state["actor"] = "military", attacker
     if state["play"][target]["prophet"]:
         roll = rng.randint(1, 6)
         face = "star" if roll <= 3 else "sword"
         state["die"] = {"roll": roll, "face": face, "turn": state["turn_no"], "by": target}
         state["listened"] = face == "star"
-        if state["play"][seat]["siege"] and not state["listened"]:
-            state["play"][seat]["siege"] += 1
+        if state["play"][attacker]["siege"] and not state["listened"]:
+            state["play"][attacker]["siege"] += 1
         text = f"Seat {target + 1} rolled the Prophet die: " + (
             "Star of David. The people listen; no attack this turn."
             if state["listened"]
             else "Sword. The people do not listen; the attack goes on."
         )
-        events = [Event(text, data={"die": roll, "face": face})]
+        events = [Event(text, data={"die": roll, "face": face, "seat": target})]
         if state["listened"]:
-            _open_defend(state, seat)
+            _open_defend(state, attacker)
         return events
-    if state["play"][seat]["siege"]:
-        state["play"][seat]["siege"] += 1
+    if state["play"][attacker]["siege"]:
+        state["play"][attacker]["siege"] += 1
     return []
 
 
@@ -132,14 +136,14 @@ def apply_army(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     use_card(state, seat, "Babylonian Army")
     state["armies"][1 - seat].append(list(ENTRY))
     if _gate_threat(state):
-        open_instant(state, "military")
+        open_instant(state, "military", seat=1 - seat)  # the defender, who is on turn
     return []
 
 
 def _gate_threat(state: State) -> bool:
     """King David's defender could still shut a gate in an army's face this Military Phase: an
     open, empty gate with an army next to it that has not moved yet. Public facts only."""
-    target = 1 - state["turn"]
+    target = state["turn"]
     if not state["play"][target]["david"] or fasting(state, target):
         return False
     for g, col in enumerate(GATES):
@@ -277,13 +281,18 @@ def apply_end_military(state: State, seat: int, move: Move, rng: Random) -> list
 
 
 def legal_defend(state: State, seat: int) -> list[Move]:
-    """The defender's Israelite Armies (rules.py adds its instants), or `pass`."""
+    """The defender's Israelite Armies (rules.py adds the cards laid down), or `pass`. One is
+    offered only with an army inside the walls (it re-locates only those), two with any army on
+    the board (they discard all): an Israelite Army that could move no army is not offered."""
     moves: list[Move] = [{"type": "pass"}]
     count = state["hand"][seat].count("Israelite Army")
-    if count and not fasting(state, seat):
+    armies = [tuple(a) for a in state["armies"][seat]]
+    if not count or fasting(state, seat) or not armies:
+        return moves
+    if any(board.inside(a) for a in armies):
         moves.append({"type": "israelite"})
-        if count >= 2:
-            moves.append({"type": "israelite2"})
+    if count >= 2:
+        moves.append({"type": "israelite2"})
     return moves
 
 

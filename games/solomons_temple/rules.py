@@ -24,13 +24,13 @@ from games.protocol import (
     clone,
     ranking_from_scores,
 )
-from games.solomons_temple import military
+from games.solomons_temple import board, military
 from games.solomons_temple.common import (
     army_at,
     distinct,
     fasting,
     open_instant,
-    to_build,
+    resume_actor,
     use_card,
 )
 from games.solomons_temple.data import (
@@ -48,6 +48,8 @@ from games.solomons_temple.data import (
 TURN_LIMIT = 200
 """Guard (the book has none): after this many turns the most-built Temple wins. See RULES.md."""
 
+UNDOABLE = ("move", "siege_move", "relocate", "drop_siege")
+"""Move types that show nobody a hidden card (see `undoable`)."""
 EVIL_INSTANTS = ("Evil Priest", "Broken Altar", "Unclean", "Bad Offering")
 PASSES = ("pass", "end_military", "skip_build", "end_turn", "to_military")
 COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west"}
@@ -93,7 +95,11 @@ class SolomonOptions(BaseModel):
         TURN_LIMIT,
         ge=10,
         le=400,
-        description="After this many turns (both players counted) the larger Temple wins.",
+        description=(
+            "A safety limit (the book's game ends only when a Temple is complete and its Holy "
+            "of Holies filled): after this many turns, yours and your opponent's counted "
+            "together, the player with more Temple pieces built wins."
+        ),
     )
 
 
@@ -153,6 +159,7 @@ class SolomonsTemple:
             "listened": False,
             "sack": 0,
             "relocate": [],
+            "announced": None,
             "turn_limit": limit,
             "winner": None,
             "reason": "",
@@ -182,6 +189,7 @@ class SolomonsTemple:
             text = f"Seat {seat + 1} {self.describe(move)}."
             events.append(Event(text, to=(seat,), data={"seat": seat, **move}))
         events += _APPLY[move["type"]](new, seat, move, rng)
+        events += _settle(new, rng)
         return new, events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -237,12 +245,20 @@ class SolomonsTemple:
             "winner": state["winner"],
             "reason": state["reason"],
             "texts": dict(_TEXTS),
+            "scores": [
+                len(state["structures"][s]) + len(state["furnishings"][s]) for s in range(2)
+            ],
+            "announced": dict(state["announced"])
+            if state.get("announced") and seat == state["turn"]
+            else None,
             "gates": list(GATES),
             "turn_limit": state["turn_limit"],
         }
 
     def describe(self, move: Move) -> str:
         kind, card = move.get("type"), move.get("card")
+        if kind == "announce" and card:  # the builder's own line: the piece is secret
+            return f"announced a build ({self.describe({**move, 'type': 'place'})})"
         if kind in _SENTENCES:
             return _SENTENCES[kind].format(card=card)
         if kind in _SEARCHES:  # the card is gone from the opponent's copy of the move
@@ -266,7 +282,7 @@ class SolomonsTemple:
         if kind == "relocate" and move.get("stay"):
             return f"left {army} where it stands"
         if kind == "relocate":
-            return f"re-located {army} to row {move['row'] + 1}, column {move['col'] + 1}"
+            return f"re-located {army} to {board.square_name((move['row'], move['col']))}"
         if kind == "passage":
             return f"led {army} through a Secret Passage"
         if kind == "siege_break":
@@ -274,13 +290,21 @@ class SolomonsTemple:
         return str(kind)
 
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
-        if viewer != seat and move.get("type") in ("levite", "peace_take", "peace_give"):
+        if viewer != seat and move.get("type") in ("levite", "peace_take", "peace_give",
+                                                   "announce"):
             return {"type": move["type"]}
         return move
 
     def undoable(self, state: State, seat: int, move: Move) -> bool:
-        """No take-backs until this game states which of its moves reveal nothing."""
-        return False
+        """Only the moves that name no card and open nothing: an army's step (`move`,
+        `siege_move`), an Israelite Army's re-location (`relocate`) and giving up a siege
+        (`drop_siege`), and only while the same seat stays in the same step afterwards (no
+        window, phase or turn end followed). Every card played names a card of a hidden hand;
+        draws, dice and shuffles are random; passes and phase ends open the next step."""
+        if move.get("type") not in UNDOABLE or move not in self.legal_moves(state, seat):
+            return False
+        after, _ = self.apply(state, seat, move, Random(0))
+        return after["actor"] == seat and after["step"] == state["step"]
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Re-deal every hidden card: the other hands and all draw piles (order is secret too)."""
@@ -324,9 +348,15 @@ def _empty_play(prophet: str | None) -> dict[str, Any]:
 # -- helpers -------------------------------------------------------------------------------------
 
 
-def _can_offer(state: State, seat: int) -> bool:
+def _priest_in_play(state: State, seat: int) -> bool:
+    """A Priest (good) that may act: an Evil Priest replaces him, Unclean "disables the Priest
+    (good)" for the turn; a disabled Priest is no Priest in play (the Scapegoat needs one)."""
     p = state["play"][seat]
-    return p["priest"] and p["altar"] and not p["evil_priest"] and not p["unclean"]
+    return p["priest"] and not p["evil_priest"] and not p["unclean"]
+
+
+def _can_offer(state: State, seat: int) -> bool:
+    return _priest_in_play(state, seat) and state["play"][seat]["altar"]
 
 
 def _temple_complete(state: State, seat: int) -> bool:
@@ -673,24 +703,29 @@ def _apply_fast_take(state: State, seat: int, move: Move, rng: Random) -> list[E
 
 
 def _legal_military(state: State, seat: int) -> list[Move]:
-    return military.legal_military(state, seat, _lay_downs(state, seat))
+    """The attacker is the seat not on turn: besides its Military cards, its instants."""
+    return military.legal_military(state, seat, _instants(state, seat))
 
 
 def _legal_defend(state: State, seat: int) -> list[Move]:
-    return military.legal_defend(state, seat) + _instants(state, seat)
+    """The defender is the player on turn: Israelite Armies and the cards laid down."""
+    return military.legal_defend(state, seat) + _lay_downs(state, seat)
 
 
 # -- Phase III: building -------------------------------------------------------------------------
 
 
 def _legal_build(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [{"type": "skip_build"}, *_lay_downs(state, seat)]
-    if not state["built"] and not fasting(state, seat) and _pieces(state, seat):
-        moves.append({"type": "announce"})
+    """Announce a build naming the piece (kept secret from the opponent, placed at once when the
+    build goes ahead), go to the discards without building, or end the turn right away."""
+    moves: list[Move] = [{"type": "end_turn"}, {"type": "skip_build"}, *_lay_downs(state, seat)]
+    if not state["built"] and not fasting(state, seat):
+        moves += [{**m, "type": "announce"} for m in _placements(state, seat)]
     return moves
 
 
 def _apply_announce(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
+    state["announced"] = {**move, "type": "place"}
     if state["grain"]:
         state["step"] = "place"
         return [Event("The Grain Offering keeps every Sin away: the build goes ahead.")]
@@ -699,7 +734,7 @@ def _apply_announce(state: State, seat: int, move: Move, rng: Random) -> list[Ev
 
 
 def _apply_skip_build(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
-    state["step"] = "discard"
+    state["step"], state["announced"] = "discard", None
     return []
 
 
@@ -738,14 +773,15 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
     if step == "sin":
         state["step"], state["actor"] = "place", state["turn"]
     elif step == "answer":
-        state["step"] = "discard"
+        state["step"], state["announced"] = "discard", None
         return [Event(f"The Sin stands: Seat {seat + 1} cannot build this turn.")]
     elif step == "blemish":
         return _offering_stands(state, rng)
     elif step == "defend":
-        to_build(state)
+        state["step"] = "build"
     elif step == "instant":
-        state["step"], state["actor"], state["resume"] = state["resume"], state["turn"], None
+        state["step"], state["actor"] = state["resume"], resume_actor(state)
+        state["resume"] = None
     elif step == "siege_move":
         state["step"] = "military"
     else:  # peace_take with nothing to exchange (or nothing wanted)
@@ -758,7 +794,7 @@ def _apply_sin(state: State, seat: int, move: Move, rng: Random) -> list[Event]:
     state["sin"] = move["card"]
     state["actor"] = state["turn"]
     if move["card"] == "Loss of Heart":
-        state["step"] = "discard"
+        state["step"], state["announced"] = "discard", None
         return [Event("Loss of Heart cannot be atoned for: no building this turn.")]
     state["step"] = "answer"
     return []
@@ -771,7 +807,7 @@ def _legal_answer(state: State, seat: int) -> list[Move]:
         return moves
     if _can_offer(state, seat) and "Burnt Offering" in state["hand"][seat]:
         moves.append({"type": "burnt"})
-    if p["scapegoat"] == "active" and p["priest"] and not p["evil_priest"]:
+    if p["scapegoat"] == "active" and _priest_in_play(state, seat):
         moves.append({"type": "scapegoat"})
     return moves
 
@@ -818,12 +854,18 @@ def _apply_blemish(state: State, seat: int, move: Move, rng: Random) -> list[Eve
 
 
 def _legal_place(state: State, seat: int) -> list[Move]:
-    pieces = _pieces(state, seat)
-    if fasting(state, seat) or not pieces:
+    placements = _placements(state, seat)
+    if fasting(state, seat) or not placements:
         # Pray and Fast laid down since the build was allowed, or a King's build took the last
         # piece: the turn goes on without a build (a Levite may still fetch a Structure).
         return [{"type": "skip_build"}, *_lay_downs(state, seat)]
-    moves = pieces + _lay_downs(state, seat)
+    return placements + _lay_downs(state, seat)
+
+
+def _placements(state: State, seat: int) -> list[Move]:
+    """Every `place` move: one piece, or with Cooperation two Furnishings (or the only one)."""
+    pieces = _pieces(state, seat)
+    moves = list(pieces)
     if "Cooperation" in state["hand"][seat]:
         furn = [m["card"] for m in pieces if m["card"] in FURNISHINGS]
         if len(furn) == 1:  # "If you only have one (1) Furnishing ... only ... play one"
@@ -853,7 +895,7 @@ def _apply_place(state: State, seat: int, move: Move, rng: Random) -> list[Event
     if move.get("with"):
         _place(state, seat, {"card": move["with"]})
     state["built"] = 1
-    state["step"] = "discard"
+    state["step"], state["announced"] = "discard", None
     return []
 
 
@@ -928,6 +970,8 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         good_played=False,
         discarded=0,
         listened=False,
+        announced=None,
+        die=None,  # the last turn's Prophet die is put away
     )
     p = state["play"][nxt]
     if p["fast_wait"]:
@@ -939,6 +983,71 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
     if _can_offer(state, nxt):
         open_instant(state, "main")  # before any offering of this turn
     return events
+
+
+def _settle(state: State, rng: Random) -> list[Event]:
+    """Make the moves nobody has to decide: a step whose actor has nothing to play but the step's
+    way out is left at once, as a player at the table with nothing to play says "no" at once
+    (RULES.md, "Fewer clicks"). The announced piece is placed once the build may go ahead."""
+    events: list[Event] = []
+    while state["step"] != "over":
+        seat = state["actor"]
+        auto = _auto_move(state, seat)
+        if auto is None:
+            return events
+        move, text = auto
+        if text:
+            events.append(Event(text.format(seat=seat + 1), data={"seat": seat, "auto": True}))
+        events += _APPLY[move["type"]](state, seat, move, rng)
+    return events
+
+
+_PASS = {"type": "pass"}
+
+
+def _auto_move(state: State, seat: int) -> tuple[Move, str] | None:
+    """The move made for `seat` when it has nothing to decide in this step, with its log line."""
+    step = state["step"]
+    if step == "place":
+        announced = state.get("announced")
+        if announced and announced in _legal_place(state, seat):
+            return announced, ""
+        return None
+    if step == "answer":
+        return None if _could_atone(state, seat) else (_PASS, "")
+    if step == "defend":
+        quiet = military.legal_defend(state, seat) == [_PASS]
+        return (_PASS, "") if quiet else None
+    legal = _LEGAL[step](state, seat) if step in _QUIET else []
+    if len(legal) != 1 or legal[0]["type"] != _QUIET[step][0]:
+        return None
+    return legal[0], _QUIET[step][1]
+
+
+_QUIET = {
+    "main": ("to_military", "Seat {seat} has nothing to play in Phase I."),
+    "military": ("end_military", "Seat {seat} has no attack to make."),
+    "sin": ("pass", "Seat {seat} plays no Sin: the build goes ahead."),
+    "instant": ("pass", ""),
+    "blemish": ("pass", ""),
+    "peace_take": ("pass", ""),
+}
+"""Steps left at once when their one legal move is the way out (nothing held to play there)."""
+
+
+def _could_atone(state: State, seat: int) -> bool:
+    """Whether the builder could still answer the Sin this turn: the active Scapegoat with a
+    Priest, or a Burnt Offering (held, or reachable by a Peace Offering or Pray and Fast's third
+    turn) on Priest and Altar, counting a Priest or Altar still in the hand."""
+    p, hand = state["play"][seat], state["hand"][seat]
+    if fasting(state, seat) or p["unclean"]:
+        return False
+    priest = (p["priest"] and not p["evil_priest"]) or "Priest" in hand
+    if p["scapegoat"] == "active" and priest:
+        return True
+    altar = p["altar"] or "Altar" in hand
+    burnt = "Burnt Offering" in hand or "Peace Offering" in hand or p["fast"] == 3
+    return priest and altar and burnt
 
 
 def _finish(state: State, winner: int | None, reason: str) -> list[Event]:

@@ -29,8 +29,8 @@ _EMPTY: Space = (0, None)
 def top(seat: dict[str, Any]) -> Top:
     """(level, colour or None) of the topmost space at every spot of the 8x8 board.
 
-    Unbuilt spots are empty board spaces (level 0): the book lets bonus decorations go on "the
-    empty spaces of the board or the pyramid", and a later tile simply covers them.
+    Unbuilt spots read as level 0 with no decoration; whether a bonus piece may go there is
+    the rules' question (not on a tile slot still to be built, see RULES.md).
     """
     return dict(zip(_BOARD, _painted(seat), strict=True))
 

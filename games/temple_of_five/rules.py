@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from itertools import combinations
 from random import Random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
 from games.temple_of_five import board
@@ -55,13 +55,33 @@ DESTINATIONS = {"keep": "kept a drafted tile", "left": "gave a tile to the left"
                 "right": "gave a tile to the right", "discard": "discarded a special tile"}
 
 
-class TempleOfFiveOptions(BaseModel):
-    """Variants from the book, each a room option."""
+FirstPlayer = Literal["random", "seat 1", "seat 2", "seat 3", "seat 4"]
+FIRST_PLAYER: tuple[str, ...] = get_args(FirstPlayer)
 
-    effect_tiles: bool = False
-    mixed_set: bool = False
-    bird_in_hand: bool = False
-    ultimate_goal: bool = False
+
+class TempleOfFiveOptions(BaseModel):
+    """Variants from the book, each a room option, and who takes the first player token."""
+
+    effect_tiles: bool = Field(
+        False, title="Effect tiles",
+        description="Effect tiles: the level-3 special tiles each give a bonus (reuse a chain, "
+                    "draw two bonus pieces, use a third chain, or a private blessing card).")
+    mixed_set: bool = Field(
+        False, title="Mixed set",
+        description="Mixed set: level 3 uses 4 single-colour tiles and 4 effect tiles "
+                    "(not together with Effect tiles).")
+    bird_in_hand: bool = Field(
+        False, title="A bird in the hand",
+        description="A bird in the hand: in the exchange you see your drawn tiles one at a time "
+                    "and must give or keep each before seeing the next.")
+    ultimate_goal: bool = Field(
+        False, title="The ultimate goal",
+        description="The ultimate goal: each player secretly picks one side of a goal card "
+                    "with three extra goals (4, 4 and 3 points) scored at the end.")
+    first_player: FirstPlayer = Field(
+        "random", title="First player",
+        description="Who starts (the book: the player who last saw a pyramid takes the first "
+                    "player token): a seat you pick, or random.")
 
     @model_validator(mode="after")
     def _one_special_set(self) -> TempleOfFiveOptions:
@@ -93,6 +113,9 @@ class TempleOfFive:
             raise _refuse("bad_options", "these are not Temple of Five options")
         if not 2 <= players <= 4:
             raise _refuse("bad_options", "Temple of Five is for 2 to 4 players")
+        chosen = FIRST_PLAYER.index(options.first_player) - 1
+        if chosen >= players:
+            raise _refuse("bad_options", f"there is no {options.first_player} in this room")
         deck = decoration_tiles()
         rng.shuffle(deck)
         kind = "effect" if options.effect_tiles else "mixed" if options.mixed_set else "single"
@@ -125,6 +148,9 @@ class TempleOfFive:
         rng.shuffle(boards)
         for data, board_id in zip(state["seats"], boards, strict=False):
             data["printed"] = printed(board_id)
+        # "The player who last saw a pyramid takes the first player token": the room says who,
+        # or lets chance decide (drawn last, so a seed deals the same tiles either way).
+        state["first"] = state["turn"] = rng.randrange(players) if chosen < 0 else chosen
         return state
 
     def to_act(self, state: State) -> frozenset[int]:
@@ -197,16 +223,17 @@ class TempleOfFive:
             if not any(s["placing"] for s in state["seats"]):
                 state["phase"] = "priests"
                 state["turn"] = state["first"]
-                _start_turn(state)
+                events += _start_turn(state)
         elif kind == "bonus":
             piece = me["reserve"].pop(move["piece"])
             cells = [list(c) for c in move["cells"]]
             level = board.top(me)[tuple(cells[0])][0]
             me["bonuses"].append({"colour": piece["colour"], "cells": cells, "level": level})
             me["placed_bonuses"] += 1
-            events.append(Event(f"Seat {seat + 1} placed a {piece['size']}-space bonus piece."))
+            events.append(Event(f"Seat {seat + 1} placed a {piece['size']}-space bonus piece.",
+                                data={"seat": seat, "kind": "bonus", "cells": clone(cells)}))
             if state["phase"] == "priests":
-                _end_turn_if_done(state, seat)
+                events += _end_turn_if_done(state, seat)
         elif kind == "chain":
             cells = board.chain_at(me, move["x"], move["y"])
             colour = board.top(me)[(move["x"], move["y"])][1]
@@ -216,17 +243,19 @@ class TempleOfFive:
             me["used"] += 1
             if any(tuple(p) in cells for p in me["chains"][:-1]):
                 me["reused"] = True
-            events.append(Event(f"Seat {seat + 1} used a {colour} chain of {len(cells)}."))
+            events.append(Event(f"Seat {seat + 1} used a {colour} chain of {len(cells)}.",
+                                data={"seat": seat, "kind": "chain", "cells": sorted(
+                                    [list(c) for c in cells]), "x": move["x"], "y": move["y"]}))
         elif kind == "occupy":
             events += _occupy(state, seat, move["card"], move["cells"], rng)
             me["pending"] = None
-            _end_turn_if_done(state, seat)
+            events += _end_turn_if_done(state, seat)
         elif kind == "private":
             me["private"] = _fresh_card(state["decks"][move["god"]].pop(0))
             me["private_taken"] = True
             events.append(Event(f"Seat {seat + 1} took a private {move['god']} blessing card."))
         elif kind == "pass":
-            _next_turn(state)
+            events += _next_turn(state)
         return state, events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -252,7 +281,8 @@ class TempleOfFive:
             "goals": {side: list(text) for side, text in GOALS.items()}
             if state["options"]["ultimate_goal"] else None,
             "seats": seats,
-            "scores": _scores(state) if state["phase"] == "over" else None,
+            # The running score: what each seat would score if the game ended now (RULES.md).
+            "scores": _scores(state, goals=goals_open),
         }
 
     def outcome(self, state: State) -> Outcome | None:
@@ -285,13 +315,36 @@ class TempleOfFive:
         return LABELS.get(kind, "made a move") if isinstance(kind, str) else "made a move"
 
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
-        if viewer == seat or move.get("type") not in ("assign", "place", "blank", "goal"):
+        """Others see no drafted or built tile and no goal side; of a bonus piece only the
+        spaces it covers (its colour shows on the pyramid): `piece` indexes the hidden reserve,
+        and with the reserve's order it would tell the colour of an earlier piece."""
+        kind = move.get("type")
+        if viewer == seat or kind not in ("assign", "place", "blank", "goal", "bonus"):
             return dict(move)
-        return {"type": move["type"]}
+        if kind == "bonus":
+            return {"type": kind, "cells": clone(move.get("cells"))}
+        return {"type": kind}
 
     def undoable(self, state: State, seat: int, move: Move) -> bool:
-        """No take-backs until this game states which of its moves reveal nothing."""
-        return False
+        """A step the seat may take back (RULES.md, "Taking a step back"): it keeps the same
+        step going (same phase, round and priest turn), draws nothing (no bonus piece, no
+        blessing card) and shows nothing hidden — not a bonus piece from the reserve, not a
+        special tile face up, not the next tile of a bird in the hand, not the goal sides."""
+        kind = move.get("type") if isinstance(move, dict) else None
+        if kind in ("bonus", "private", "pass") or move not in self.legal_moves(state, seat):
+            return False
+        if kind == "place" and ROUNDS[state["round"]][0] == 3:
+            return False
+        after, _ = self.apply(state, seat, move, Random(0))
+        if any(after[k] != state[k] for k in ("phase", "round", "turn", "supply")):
+            return False
+        if [len(cards) for cards in after["decks"].values()] != [
+                len(cards) for cards in state["decks"].values()]:
+            return False
+        mine = after["seats"][seat]
+        if kind == "assign" and state["options"]["bird_in_hand"] and mine["hand"]:
+            return False
+        return not (kind == "goal" and all(data["goal"] for data in after["seats"]))
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         state = clone(state)
@@ -455,7 +508,8 @@ def _place_tile(state: State, seat: int, tile: Any, level: int, slot: int, rot: 
     me["chains"] = [p for p in me["chains"] if tuple(p) not in covered]
     me["priests"] += len(back)
     me["tiles"].append({"level": level, "slot": slot, "faces": faces})
-    events = [Event(f"Seat {seat + 1} placed a tile on level {level}.")]
+    events = [Event(f"Seat {seat + 1} placed a tile on level {level}.",
+                    data={"seat": seat, "kind": "place", "cells": sorted(map(list, covered))})]
     effect = tile.get("effect") if isinstance(tile, dict) else None
     if effect and any(faces):
         me["effect"] = effect
@@ -465,33 +519,44 @@ def _place_tile(state: State, seat: int, tile: Any, level: int, slot: int, rot: 
     return events
 
 
-def _start_turn(state: State) -> None:
-    me = state["seats"][state["turn"]]
+def _start_turn(state: State) -> Events:
+    """A seat's priest turn begins; with nothing to do but "pass" it passes by itself (skipping
+    is the book's own choice, "or skip this step entirely", and here it is the only one)."""
+    seat = state["turn"]
+    me = state["seats"][seat]
     me["used"], me["reused"], me["pending"] = 0, False, None
+    if _has_choice(state, seat):
+        return []
+    return [Event(f"Seat {seat + 1} has no chain to use: the priest turn passes."),
+            *_next_turn(state)]
 
 
-def _next_turn(state: State) -> None:
+def _next_turn(state: State) -> Events:
     n = state["players"]
     state["seats"][state["turn"]]["pending"] = None
     nxt = (state["turn"] + 1) % n
     if nxt != state["first"]:
         state["turn"] = nxt
-        _start_turn(state)
-        return
+        return _start_turn(state)
     state["round"] += 1
     state["first"] = (state["first"] + 1) % n
     if state["round"] >= len(ROUNDS):
         state["phase"] = "over"
-        return
+        return []
     state["phase"] = "draft"
     _deal(state)
+    return []
 
 
-def _end_turn_if_done(state: State, seat: int) -> None:
-    """After a chain or a bonus piece: end the priest turn when only "pass" is left."""
+def _has_choice(state: State, seat: int) -> bool:
+    """Whether the seat's priest turn offers anything but "pass"."""
     me = state["seats"][seat]
-    if not (_usable_chains(state, seat) or _private_moves(state, me) or _bonus_moves(me)):
-        _next_turn(state)
+    return bool(_usable_chains(state, seat) or _private_moves(state, me) or _bonus_moves(me))
+
+
+def _end_turn_if_done(state: State, seat: int) -> Events:
+    """After a chain or a bonus piece: end the priest turn when only "pass" is left."""
+    return [] if _has_choice(state, seat) else _next_turn(state)
 
 
 def _private_moves(state: State, me: dict[str, Any]) -> list[Move]:
@@ -558,7 +623,9 @@ def _occupy(state: State, seat: int, key: str, cells: list[int], rng: Random) ->
     for i in cells:
         card["priests"][i] = seat
     me["priests"] -= len(cells)
-    events = [Event(f"Seat {seat + 1} put {len(cells)} priest(s) on a {card['god']} card.")]
+    events = [Event(f"Seat {seat + 1} put {len(cells)} priest(s) on a {card['god']} card.",
+                    data={"seat": seat, "kind": "occupy", "card": card["id"],
+                          "cells": list(cells)})]
     if len(cells) == 1 and card["cells"][cells[0]]["bonus"]:
         _draw_bonus(state, seat, card["cells"][cells[0]]["bonus"], rng)
     if all(p is not None for p in card["priests"]):
@@ -604,13 +671,17 @@ def _placements(size: int) -> list[tuple[tuple[int, int], ...]]:
 PLACEMENTS = {size: _placements(size) for size in SHAPES}
 
 
+# The board's spaces that level-1 tiles cover: there, level 0 is a slot not built yet.
+TILE_AREA = frozenset((x0 + dx, y0 + dy) for x0, y0 in SLOTS[1] for dx in (0, 1) for dy in (0, 1))
+
+
 def _bonus_moves(me: dict[str, Any]) -> list[Move]:
-    """Each distinct piece on each set of empty spaces all on one level, none holding a priest."""
+    """Each distinct piece on each set of empty spaces all on one level (RULES.md: the board's
+    ring, built tiles' empty spaces, a face-down tile; never a tile slot not built yet)."""
     if not me["reserve"]:
         return []
-    blocked = {tuple(p) for p in me["chains"]}
     empty = {spot: level for spot, (level, colour) in board.top(me).items()
-             if colour is None and spot not in blocked}
+             if colour is None and (level > 0 or spot not in TILE_AREA)}
     moves: list[Move] = []
     seen: set[tuple[int, str]] = set()
     for i, piece in enumerate(me["reserve"]):
@@ -625,11 +696,13 @@ def _bonus_moves(me: dict[str, Any]) -> list[Move]:
     return moves
 
 
-def _scores(state: State) -> list[int]:
-    return [int(sum(parts.values())) for parts in _breakdown(state)]
+def _scores(state: State, goals: bool = True) -> list[int]:
+    """Each seat's score as the end counts it; without `goals` the ultimate goals are left out
+    (while a side is still secret, counting it would tell which side a seat chose)."""
+    return [int(sum(parts.values())) for parts in _breakdown(state, goals)]
 
 
-def _breakdown(state: State) -> list[dict[str, float]]:
+def _breakdown(state: State, goals: bool = True) -> list[dict[str, float]]:
     """Per seat, points per scoring category (they add up to the score)."""
     parts: list[dict[str, float]] = [
         {"Won cards": sum(c["big"] for c in d["won"]), "Unfinished cards": 0,
@@ -639,7 +712,7 @@ def _breakdown(state: State) -> list[dict[str, float]]:
     for card in cards:
         if any(p is not None for p in card["priests"]):
             parts[majority(card["priests"])]["Unfinished cards"] += card["small"]
-    if state["options"]["ultimate_goal"]:
+    if state["options"]["ultimate_goal"] and goals:
         for s, seat_parts in enumerate(parts):
             side = state["seats"][s]["goal"]
             seat_parts["Ultimate goals"] = sum(

@@ -6,9 +6,10 @@ Move shapes (all small JSON dicts):
         + {"power": "hammer"}      a block of another size than the die shows
         + {"power": "mortar"}      a loose block: activates Mortar on that zone
         + {"power": "hammer+mortar"}   both: a loose block of another size
-    {"type": "exchange", "zone", "block"}     a building mistake: the block goes back to the
-                                            supply; the seat's next (and last) move this round
-                                            is a `place` in that zone of any supply block
+    {"type": "exchange", "zone", "block"}     a building mistake (offered only in a construction
+                                            that can no longer become its card's temple): the
+                                            block goes back to the supply; the seat's next (and
+                                            last) move this round is a `place` in that zone
     {"type": "bag", "zone", "seat", "from_zone"}   complete a zone with another's top two
                                                    blocks (a completion: the seat's round ends)
     {"type": "chisel", "zone", "block"}     Hammer & Chisel on a placed block: it goes back to the
@@ -18,7 +19,8 @@ Move shapes (all small JSON dicts):
     {"type": "bonus", "zone", "block"}      after completing a temple: the block (one per size
                                             the bonus area lacks) that goes to the bonus area
     {"type": "rebuild", "zone", "size", "col", "row", "dir"}   one held block into the new
-                                            temple after another player won the old card
+                                            temple after another player won the old card (phase
+                                            "rebuild", right after the win, before the next dice)
     {"type": "return", "zone"}              the remaining held blocks back to the supply
     {"type": "pass"}                        only when the die's block cannot go anywhere
     {"type": "race", "size", "col", "row", "dir"}   one block of the lightning build
@@ -35,6 +37,7 @@ from games.protocol import Move
 from games.temple_rush.board import (
     Block,
     Player,
+    all_block_ids,
     intact_without,
     mask,
     supply_counts,
@@ -67,9 +70,6 @@ def build_moves(state: dict[str, Any], seat: int) -> list[Move]:
     player = state["seats"][seat]
     if player.get("swap"):
         return replacement_moves(state, seat)
-    relaying = relay_moves(state, seat)
-    if relaying:
-        return relaying
     closed = closed_zones(state, seat)
     allowed = _die_sizes(state, seat)
     moves: list[Move] = []
@@ -96,16 +96,15 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
     kind = move["type"]
     if kind in ("race", "withdraw"):
         return race_moves(state, seat) if state["phase"] == "lightning" else []
-    if state["phase"] != "build":
+    if state["phase"] == "rebuild":
+        return [m for m in rebuild_moves(state, seat) if m["type"] == kind]
+    if state["phase"] != "build" or kind in ("rebuild", "return"):
         return []
     choosing = bonus_moves(state, seat)
     if choosing or kind == "bonus":
         return choosing
     if state["seats"][seat].get("swap"):
         return replacement_moves(state, seat) if kind == "place" else []
-    relaying = relay_moves(state, seat)
-    if relaying or kind in ("rebuild", "return"):
-        return relaying
     closed = closed_zones(state, seat)
     if kind == "place":
         zone = move["zone"]
@@ -120,10 +119,22 @@ def candidates(state: dict[str, Any], seat: int, move: Move) -> list[Move]:
     return [m for m in build_moves(state, seat) if m["type"] == "pass"]
 
 
+def rebuild_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """A seat's moves in the rebuild phase: the bonus block of a temple its rebuild completed,
+    else its rebuilding."""
+    return bonus_moves(state, seat) or relay_moves(state, seat)
+
+
+def rebuilders(state: dict[str, Any]) -> frozenset[int]:
+    """Seats with something to do before the next dice: blocks held from a card another player
+    won (book: they "may now rebuild"), or the bonus choice of a temple a rebuild completed."""
+    return frozenset(s for s in range(state["players"]) if rebuild_moves(state, s))
+
+
 def relay_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Rebuilding after another player won the card a construction was for: one held block at a
-    time into the new temple (`rebuild`), or the rest back to the supply (`return`). Offered
-    before anything else, for the first zone with held blocks that is open."""
+    time into the new temple (`rebuild`), or the rest back to the supply (`return`), for the
+    first zone with held blocks that is open."""
     player = state["seats"][seat]
     closed = closed_zones(state, seat)
     for zone, held in enumerate(player.get("held") or []):
@@ -248,9 +259,12 @@ def _sources(player: Player, target: int, sizes: set[int],
 def swap_moves(state: dict[str, Any], seat: int, kind: str) -> list[Move]:
     """First step of a swap, `chisel` (Hammer & Chisel) or `exchange` (a building mistake): a
     placed block that can leave its construction because some supply block (for the chisel, of
-    another size) can take its place there (see `replacements`)."""
+    another size) can take its place there (see `replacements`). An exchange only in a
+    construction built wrong, for a block whose exchange corrects it (see `mistakes`)."""
+    if kind == "exchange":
+        return mistakes(state, seat)
     player = state["seats"][seat]
-    if kind == "chisel" and player["powers"].get("hammer") != "unused":
+    if player["powers"].get("hammer") != "unused":
         return []
     closed = closed_zones(state, seat)
     in_supply = supply_sizes(player)
@@ -261,11 +275,78 @@ def swap_moves(state: dict[str, Any], seat: int, kind: str) -> list[Move]:
         blocks = player["zones"][zone]
         masks = [mask(b) for b in blocks]
         for i, block in enumerate(blocks):
-            old = _where(block)
-            sizes = in_supply - {block["size"]} if kind == "chisel" else in_supply | {block["size"]}
             rest = masks[:i] + masks[i + 1:]
-            if next(replacements(player, zone, card, rest, sizes, old), None) is not None:
+            sizes = in_supply - {block["size"]}
+            if next(replacements(player, zone, card, rest, sizes, _where(block)), None) is not None:
                 moves.append({"type": kind, "zone": zone, "block": block["id"]})
+    return moves
+
+
+def owned_counts(player: Player, zone: int) -> list[int]:
+    """Blocks per size (1..4) the player could still build `zone`'s temple with: everything not
+    banked and not already in that zone (the supply, other constructions, held blocks)."""
+    banked = set(player["bonus"]) | {b["id"] for b in player["zones"][zone]}
+    return list(supply_counts([i for i in all_block_ids(player) if i not in banked]))
+
+
+def completable(player: Player, zone: int, card: int, masks: list[int],
+                counts: list[int]) -> bool:
+    """Whether a construction of blocks `masks` can still become the card's temple from blocks
+    `counts` (in one piece; in any pieces where Mortar is active). False for a block outside the
+    figure: the book's "built incorrectly" is a build that is not (and cannot become) the card's."""
+    filled = 0
+    for block_mask in masks:
+        filled |= block_mask
+    shape = SHAPE_MASKS[card]
+    if filled & ~shape or min(counts) < 0:
+        return False
+    region = shape & ~filled
+    left = (counts[0], counts[1], counts[2], counts[3])
+    if player["mortar_zone"] == zone:
+        return tileable(region, left)
+    return buildable(tuple(masks), region, left)
+
+
+def _after(counts: list[int], back: int | None, used: int) -> list[int]:
+    """`counts` with a block of size `back` returned (None: none) and one of size `used` laid."""
+    out = list(counts)
+    if back is not None:
+        out[back - 1] += 1
+    out[used - 1] -= 1
+    return out
+
+
+def mistakes(state: dict[str, Any], seat: int) -> list[Move]:
+    """Exchanges (book: "If players discover that a temple has been built incorrectly, they may
+    use their turn to correct the build by exchanging one incorrect building block with one
+    correct building block"): only in a construction that can no longer become its card's
+    temple, and only for a block some supply block can replace so that it can again. When no
+    single exchange corrects it, any block with a replacement (one exchange a turn, as at the
+    table, until it is right)."""
+    player = state["seats"][seat]
+    closed = closed_zones(state, seat)
+    in_supply = supply_sizes(player)
+    moves: list[Move] = []
+    for zone, card in enumerate(state["holders"]):
+        blocks = player["zones"][zone]
+        if card is None or zone in closed or not blocks:
+            continue
+        counts = owned_counts(player, zone)
+        masks = [mask(b) for b in blocks]
+        if completable(player, zone, card, masks, counts):
+            continue
+        fixing, any_spot = [], []
+        for i, block in enumerate(blocks):
+            rest = masks[:i] + masks[i + 1:]
+            spots = list(replacements(player, zone, card, rest, in_supply | {block["size"]},
+                                      _where(block)))
+            move = {"type": "exchange", "zone": zone, "block": block["id"]}
+            if spots:
+                any_spot.append(move)
+            if any(completable(player, zone, card, [*rest, spot.mask],
+                               _after(counts, block["size"], spot.size)) for spot in spots):
+                fixing.append(move)
+        moves += fixing or any_spot
     return moves
 
 
@@ -299,17 +380,22 @@ def replacements(player: Player, zone: int, card: int, rest: list[int], sizes: s
 
 def replacement_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Second step of a swap: the block that takes the removed one's place, from the supply
-    (for the Hammer & Chisel, of another size; for an exchange, any block but the same one
-    put back where it was)."""
+    (for the Hammer & Chisel, of another size; for an exchange, a block after which the temple
+    can again be completed, if any can, and not the same block put back where it was)."""
     player = state["seats"][seat]
     swap = player["swap"]
-    zone = swap["zone"]
+    zone, card = swap["zone"], state["holders"][swap["zone"]]
     sizes = supply_sizes(player)
     if swap["by"] == "chisel":
         sizes -= {swap["size"]}
     old = (swap["size"], swap["col"], swap["row"], swap["dir"])
     rest = [mask(b) for b in player["zones"][zone]]
-    spots = replacements(player, zone, state["holders"][zone], rest, sizes, old)
+    spots = list(replacements(player, zone, card, rest, sizes, old))
+    if swap["by"] == "exchange":
+        counts = owned_counts(player, zone)
+        correct = [spot for spot in spots if completable(
+            player, zone, card, [*rest, spot.mask], _after(counts, None, spot.size))]
+        spots = correct or spots
     return [{"type": "place", "zone": zone, **spot.as_move()} for spot in spots]
 
 

@@ -1,5 +1,6 @@
 """How a round ends and the next begins: completions resolve, cards are replaced, the lightning
-race runs, and the game ends. Helpers mutate the fresh state copy `apply` hands them."""
+race runs, the others rebuild (before the next dice), and the game ends. Helpers mutate the
+fresh state copy `apply` hands them."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from games.temple_rush.board import (
 )
 from games.temple_rush.data import DIE_FACES, LIGHTNING, SHAPE_MASKS, STAR, card_view, value
 from games.temple_rush.geometry import buildable, one_piece
-from games.temple_rush.moves import race_counts, relay_spots
+from games.temple_rush.moves import race_counts, rebuilders, relay_spots
 from games.temple_rush.robot import robot_done, robot_turn
 
 FACE_NAMES = {STAR: "star", 1: "1x1", 2: "1x2", 3: "1x3", 4: "1x4"}
@@ -30,28 +31,50 @@ FACE_NAMES = {STAR: "star", 1: "1x1", 2: "1x2", 3: "1x3", 4: "1x4"}
 
 
 def settle(state: State, rng: Random) -> list[Event]:
-    """Close the race or the round once its last seat is done, and open the next round."""
+    """Close the round, the rebuild or the race once its last seat is done, then go on."""
     if state["phase"] == "lightning":
         race = state["lightning"]
         if race["winner"] is None and not all(race["out"]):
             return []
-        return _finish_race(state) + next_round(state, rng)
+        return _finish_race(state) + _go_on(state, rng)
+    if state["phase"] == "rebuild":
+        if rebuilders(state):
+            return []
+        return _end_round(state, rebuilding=True) + _go_on(state, rng)
     if not all(state["done"]):
         return []
-    events = _end_round(state)
+    return _end_round(state) + _go_on(state, rng)
+
+
+def _go_on(state: State, rng: Random) -> list[Event]:
+    """After a round (or a rebuild, or a race): a lightning card turned up is raced for at once;
+    then whoever holds blocks from a card another player won rebuilds them, still before the
+    next dice (book: "When a player wins a temple card, all other players ... may now rebuild");
+    then the next round."""
+    events: list[Event] = []
     if state["lightning"] is not None:
         events += _start_race(state)
         if state["phase"] == "lightning":
             return events
         events += _finish_race(state)
+    seats = sorted(rebuilders(state))
+    if seats:
+        state["phase"] = "rebuild"
+        names = " and ".join(f"seat {s + 1}" for s in seats)
+        return [*events, Event(f"Before the next roll, {names} may rebuild into the new temple "
+                               "or return the blocks.", data={"rebuild": seats})]
     return events + next_round(state, rng)
 
 
-def _end_round(state: State) -> list[Event]:
-    """Completions resolve in the order they were made; then the cooperative last temple."""
+def _end_round(state: State, rebuilding: bool = False) -> list[Event]:
+    """Completions resolve in the order they were made; then the cooperative last temple. A
+    rebuild is no round: it leaves the count of quiet rounds alone unless it wins a temple."""
     events: list[Event] = []
     completions = state["completions"]
-    state["quiet_rounds"] = 0 if completions else state["quiet_rounds"] + 1
+    if completions:
+        state["quiet_rounds"] = 0
+    elif not rebuilding:
+        state["quiet_rounds"] += 1
     for done in completions:
         events += _resolve(state, done, completions)
     state["completions"] = []

@@ -7,7 +7,8 @@ choices, the cooperative last temple) are argued in RULES.md.
 
 State (plain JSON):
     players, options, solo     as given to setup; solo = one human against the Robot
-    phase                      "build", "lightning" (a race) or "over"
+    phase                      "build", "rebuild" (right after a card was won: the others
+                               rebuild, before the next dice), "lightning" (a race) or "over"
     round, roller              1-based round; the seat whose turn it is to roll
     quiet_rounds               rounds in a row in which no temple was won (stalemate guard)
     dice                       this round's face per seat (0 = star, else the block size)
@@ -74,6 +75,8 @@ from games.temple_rush.moves import (
     build_moves,
     candidates,
     race_moves,
+    rebuild_moves,
+    rebuilders,
     top_two,
 )
 from games.temple_rush.robot import new_robot
@@ -148,6 +151,8 @@ class TempleRush:
             return []
         if state["phase"] == "lightning":
             return race_moves(state, seat)
+        if state["phase"] == "rebuild":
+            return rebuild_moves(state, seat)
         return build_moves(state, seat)
 
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
@@ -172,11 +177,11 @@ class TempleRush:
                        [_breakdown(state["seats"][s]) for s in range(state["players"])])
 
     def zombie_move(self, state: State, seat: int) -> Move:
-        """Withdraw from a race; in a round pass, or place the first block offered when the
-        book does not allow a pass."""
+        """Withdraw from a race; return held blocks; in a round pass, or place the first block
+        offered when the book does not allow a pass; bank the largest bonus block."""
         if state["phase"] == "lightning":
             return dict(WITHDRAW)
-        moves = build_moves(state, seat)
+        moves = self.legal_moves(state, seat)
         if PASS in moves:
             return dict(PASS)
         if moves[0]["type"] == "bonus":
@@ -211,8 +216,20 @@ class TempleRush:
         return move  # every block goes down in plain view
 
     def undoable(self, state: State, seat: int, move: Move) -> bool:
-        """No take-backs until this game states which of its moves reveal nothing."""
-        return False
+        """A move may be taken back when it ends nothing: every block goes down in plain view
+        and only the end of a round (dice, cards turned, scoring), of a rebuild or of a race
+        (a card turned) reveals something. So: True unless, after it, nobody is left to act in
+        the round, the rebuild or the race, or it wins the race."""
+        try:
+            self._check(state, seat, move)
+        except IllegalMove:
+            return False
+        new = clone(state)
+        _HANDLERS[move["type"]](new, seat, move)
+        race = new["lightning"]
+        if new["phase"] == "lightning" and race["winner"] is not None:
+            return False
+        return bool(_to_act(new))
 
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Shuffle the face-down decks: their order (and the lightning card's place) is secret."""
@@ -332,7 +349,11 @@ def _swap(state: State, seat: int, move: Move) -> list[Event]:
         player["powers"]["hammer"] = "used"
     player["swap"] = {"zone": move["zone"], "by": move["type"], "size": old["size"],
                       "col": old["col"], "row": old["row"], "dir": old["dir"]}
-    return [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+    what = "exchanges" if move["type"] == "exchange" else "uses the Hammer & Chisel on"
+    return [Event(f"Seat {seat + 1} {what} the 1x{old['size']} block {_where(old)} of zone "
+                  f"{_nth(move['zone'])}: it goes back to the supply.",
+                  data={"seat": seat, **move, "size": old["size"], "col": old["col"],
+                        "row": old["row"], "dir": old["dir"]})]
 
 
 def _replace(state: State, seat: int, move: Move) -> list[Event]:
@@ -348,13 +369,14 @@ def _replace(state: State, seat: int, move: Move) -> list[Event]:
     return events + _check_complete(state, seat, zone)
 
 
-def _check_complete(state: State, seat: int, zone: int) -> list[Event]:
-    """Record a completion when the zone's blocks now fill its silhouette exactly."""
+def _check_complete(state: State, seat: int, zone: int, acted: str | None = None) -> list[Event]:
+    """Record a completion when the zone's blocks now fill its silhouette exactly. A rebuild
+    completes outside any round (`acted` = "rebuild"): the seat's coming round is untouched."""
     card = state["holders"][zone]
     if zone_mask(state["seats"][seat]["zones"][zone]) != SHAPE_MASKS[card]:
         return []
     state["completions"].append({"seat": seat, "zone": zone, "card": card, "borrowed": []})
-    _await_bonus(state, seat, state["done"][seat] or "complete")
+    _await_bonus(state, seat, acted or state["done"][seat] or "complete")
     return [Event(f"Seat {seat + 1}: temple complete!",
                   data={"seat": seat, "zone": zone, "card": card})]
 
@@ -386,7 +408,7 @@ def _rebuild(state: State, seat: int, move: Move) -> list[Event]:
     held.remove(block_id)
     player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
     events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
-    return events + drop_unfit(state, seat, zone) + _check_complete(state, seat, zone)
+    return events + drop_unfit(state, seat, zone) + _check_complete(state, seat, zone, "rebuild")
 
 
 def _return(state: State, seat: int, move: Move) -> list[Event]:
@@ -496,8 +518,7 @@ def describe_move(move: Move) -> str:
     """One line of text for a move, for logs and the admin."""
     kind = move.get("type")
     if kind in ("place", "race"):
-        text = (f"placed a 1x{move.get('size')} block {move.get('dir')} at column "
-                f"{move.get('col')}, layer {move.get('row')}")
+        text = f"placed a 1x{move.get('size')} block {_where(move)}"
         if kind == "race":
             return text + " in the lightning race"
         text += f" in zone {_nth(move.get('zone'))}"
@@ -507,30 +528,35 @@ def describe_move(move: Move) -> str:
                  "hammer+mortar": "Hammer & Chisel and the Mortar"}.get(move.get("power", ""))
         return text + (f" using the {power}" if power else "")
     if kind == "exchange":
-        return (f"took block {move.get('block')} out of zone {_nth(move.get('zone'))} to "
-                "exchange it for a block from the supply")
+        return (f"took a wrongly built block out of zone {_nth(move.get('zone'))} to exchange it "
+                "for a block from the supply (a building mistake)")
     if kind == "bag":
         return (f"used the Bag: the top two blocks of seat {_nth(move.get('seat'))}'s zone "
                 f"{_nth(move.get('from_zone'))} complete zone {_nth(move.get('zone'))}")
     if kind == "chisel":
-        return (f"used the Hammer & Chisel on block {move.get('block')} in zone "
-                f"{_nth(move.get('zone'))}: it goes back to the supply for another size")
+        return (f"used the Hammer & Chisel on a block in zone {_nth(move.get('zone'))}: it goes "
+                "back to the supply for another size")
     if kind == "withdraw":
         return "withdrew from the lightning race"
     if kind == "rebuild":
-        return (f"rebuilt a 1x{move.get('size')} block {move.get('dir')} at column "
-                f"{move.get('col')}, layer {move.get('row')} into the new temple of zone "
-                f"{_nth(move.get('zone'))}")
+        return (f"rebuilt a 1x{move.get('size')} block {_where(move)} into the new temple of "
+                f"zone {_nth(move.get('zone'))}")
     if kind == "return":
         return f"returned the held blocks of zone {_nth(move.get('zone'))} to the supply"
     if kind == "bonus":
-        return (f"chose block {move.get('block')} of zone {_nth(move.get('zone'))} "
-                "for the bonus area")
+        return f"chose a block of zone {_nth(move.get('zone'))} for the bonus area"
     return "passed"
 
 
 def _nth(index: Any) -> str:
+    """Zones, columns and layers as people count them, from 1 (the renderer's numbering)."""
     return str(index + 1) if isinstance(index, int) else "?"
+
+
+def _where(move: Move) -> str:
+    """A block's place: 'on end' or 'flat', from its lowest, leftmost cell, counted from 1."""
+    turned = "on end" if move.get("dir") == "upright" else "flat"
+    return f"{turned} at column {_nth(move.get('col'))}, layer {_nth(move.get('row'))}"
 
 
 def _score(player: dict[str, Any]) -> dict[str, int]:
@@ -569,6 +595,8 @@ def _to_act(state: State) -> frozenset[int]:
         return frozenset()
     if state["phase"] == "lightning":
         return frozenset(s for s, out in enumerate(state["lightning"]["out"]) if not out)
+    if state["phase"] == "rebuild":
+        return rebuilders(state)
     return frozenset(s for s, done in enumerate(state["done"]) if not done)
 
 
@@ -599,6 +627,7 @@ def _table(state: State) -> dict[str, Any]:
         "to_act": sorted(_to_act(state)),
         "completions": state["completions"],
         "seats": [_seat_view(state, s) for s in range(state["players"])],
+        "scores": [_score(player)["total"] for player in state["seats"]],
         "lightning": None if race is None else _race_view(race),
         "last_race": _last_race_view(state.get("last_race")),
         "robot": _robot_view(state["robot"]) if state["solo"] else None,

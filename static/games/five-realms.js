@@ -65,9 +65,11 @@ function effectText(card) {
 /** A card as a tile: banner always, character name only if the view gives it. */
 function cardTile(card, opts = {}) {
   const info = bannerInfo(card.banner);
+  const fresh = opts.fresh && opts.fresh.has(card.card);
   return h("div", {
-    class: `fr-card b-${card.banner}${opts.extra ? ` ${opts.extra}` : ""}`, "data-testid": opts.testid || "fr-card",
-    "data-card": card.card, "data-banner": card.banner,
+    class: `fr-card b-${card.banner}${opts.extra ? ` ${opts.extra}` : ""}${fresh ? " fresh" : ""}`,
+    "data-testid": opts.testid || "fr-card", "data-card": card.card, "data-banner": card.banner,
+    "data-recent": fresh ? "true" : null,
     title: card.name ? `${card.name}: ${effectText(card)}` : `${info.label} banner`, // what a piece means, on hover
   },
   h("span", { class: "fr-card-banner" }, h("span", { class: "fr-sym", "aria-hidden": "true" }, info.symbol),
@@ -75,7 +77,14 @@ function cardTile(card, opts = {}) {
   card.name ? h("strong", { class: "fr-card-name" }, card.name)
     : opts.hideNote === false ? null : h("span", { class: "fr-card-hidden" }, "character hidden"),
   opts.effect && card.name ? h("span", { class: "fr-card-effect" }, effectText(card)) : null,
-  opts.note ? h("span", { class: "fr-card-note" }, opts.note) : null);
+  opts.note ? h("span", { class: "fr-card-note" }, opts.note) : null,
+  fresh ? h("span", { class: "fr-card-note fr-fresh-note" }, "just taken") : null);
+}
+
+/** The latest turn (`view.recent`): who played it, the card placed, the cards taken. */
+function recentOf(view) {
+  const r = view.recent;
+  return r ? { seat: r.seat, placed: r.placed, cards: new Set(r.cards || []) } : null;
 }
 
 /** Every card the view names, by id (for labelling moves that carry only ids). */
@@ -123,8 +132,9 @@ export default {
       }, label);
     };
     const seatsInOrder = me === null ? view.players.map((p) => p.seat) : [me, 1 - me];
+    const recent = recentOf(view);
 
-    const square = this.square(view, ctx, legal, button);
+    const square = this.square(view, ctx, legal, button, recent, me);
     const prompt = this.prompt(view, ctx, legal, index, button, me);
     // Anything legal the nicer controls did not show still gets a labelled button.
     const leftovers = legal.filter((m) => !offered.has(m));
@@ -137,8 +147,8 @@ export default {
       prompt,
       h("div", { class: "fr-common" }, square, this.piles(view)),
       view.hand.length ? this.hand(view, ctx) : null,
-      this.influence(view, ctx, seatsInOrder),
-      h("div", { class: "fr-players" }, seatsInOrder.map((s) => this.player(view, ctx, s, me)))));
+      this.influence(view, ctx, seatsInOrder, recent),
+      h("div", { class: "fr-players" }, seatsInOrder.map((s) => this.player(view, ctx, s, me, recent)))));
     // A new question for me (after the other player's turn, or the next step of mine): make sure
     // it is on screen, which matters on a phone where the board is taller than the screen.
     if (asked && ctx.local.asked !== asked) {
@@ -327,7 +337,7 @@ export default {
 
   // -- Alkane, the floating square -----------------------------------------------------------
 
-  square(view, ctx, legal, button) {
+  square(view, ctx, legal, button, recent, me) {
     const places = legal.filter((m) => m.type === "place");
     const cards = view.square.cards;
     const spots = places.length ? places.map((m) => ({ x: m.x, y: m.y, move: m }))
@@ -355,13 +365,19 @@ export default {
         if (card) {
           const info = bannerInfo(card.banner);
           const isLast = key === last;
+          // The card placed in the latest turn, still on Alkane once its collection is done.
+          const placedBefore = !isLast && recent && recent.placed === card.card;
+          const by = placedBefore ? (recent.seat === me ? "you" : ctx.name(recent.seat)) : null;
           const pick = collectable.get(card.card);
           grid.append(h("div", {
-            class: `fr-cell fr-banner b-${card.banner}${isLast ? " last" : ""}${pick ? " pickable" : ""}`,
+            class: `fr-cell fr-banner b-${card.banner}${isLast ? " last" : ""}${placedBefore ? " recent" : ""}${pick ? " pickable" : ""}`,
             "data-testid": "alkane-card", "data-x": x, "data-y": y, "data-banner": card.banner, style: pos,
+            "data-recent": placedBefore ? "true" : null,
+            title: placedBefore ? `The latest card placed, by ${by}` : null,
           }, h("span", { class: "fr-big-sym", "aria-hidden": "true" }, info.symbol),
           h("span", { class: "fr-cell-name" }, info.label),
-          isLast ? h("span", { class: "fr-cell-note" }, "just placed") : null));
+          isLast ? h("span", { class: "fr-cell-note" }, "just placed") : null,
+          placedBefore ? h("span", { class: "fr-cell-note fr-recent-note" }, `placed by ${by}`) : null));
         } else if (open.has(key)) {
           const spot = open.get(key);
           if (spot.move) {
@@ -415,11 +431,14 @@ export default {
 
   // -- influence, both players per realm ------------------------------------------------------
 
-  influence(view, ctx, seats) {
+  influence(view, ctx, seats, recent) {
     const head = seats.map((s) => (s === ctx.seat ? "You" : ctx.name(s)));
+    const isNew = (c) => recent && recent.cards.has(c.card);
     const pips = (column) => h("span", { class: "fr-pips", "aria-hidden": "true" },
-      column.map((c) => h("span", { class: `fr-pip b-${c.banner}`, title: bannerInfo(c.banner).label },
+      column.map((c) => h("span", { class: `fr-pip b-${c.banner}${isNew(c) ? " fresh" : ""}`,
+                                    title: `${bannerInfo(c.banner).label}${isNew(c) ? " (just added)" : ""}` },
         bannerInfo(c.banner).symbol)));
+    const added = (column) => column.filter(isNew).length;
     const rows = view.realms.map((realm) => {
       const counts = seats.map((s) => view.players[s].influence_counts[realm]);
       return h("tr", { "data-realm": realm },
@@ -433,6 +452,7 @@ export default {
           return h("td", { class: lead ? "lead" : "" },
             h("span", { class: "fr-num" }, String(counts[i])), " ", pips(column),
             wild ? h("span", { class: "fr-note" }, ` (${wild} Imperial)`) : null,
+            added(column) ? h("span", { class: "fr-note fr-added", "data-testid": "fr-added" }, ` +${added(column)} just now`) : null,
             lead ? h("span", { class: "fr-note fr-lead" }, " leads") : null,
             pl.throne === realm ? h("span", { class: "tag fr-throne-tag" }, "Throne") : null);
         }));
@@ -448,7 +468,7 @@ export default {
 
   // -- a player's public side ------------------------------------------------------------------
 
-  player(view, ctx, seat, me) {
+  player(view, ctx, seat, me, recent) {
     const pl = view.players[seat];
     const you = seat === me;
     const throneCount = pl.influence_counts[pl.throne];
@@ -463,16 +483,18 @@ export default {
       h("p", { class: "fr-throne" }, h("strong", {}, "Throne Room: "), bannerTag(pl.throne), " — ",
         throneCount >= 3 ? "its +2 castles are earned" : `+2 castles at the 3rd ${bannerInfo(pl.throne).label} influence (${throneCount}/3)`),
       h("h4", {}, `Council (${pl.council.length}/4)`),
-      pl.council.length ? h("div", { class: "fr-cards" }, pl.council.map((c) => cardTile(c, { effect: true })))
+      pl.council.length ? h("div", { class: "fr-cards" }, pl.council.map((c) => cardTile(c, { effect: true, fresh: recent?.cards })))
         : h("p", { class: "hint" }, "No character yet."),
       h("h4", {}, `Titans (${pl.titans.length}/5)`),
-      pl.titans.length ? h("div", { class: "fr-cards" }, pl.titans.map((c) => cardTile(c, { effect: false })))
+      pl.titans.length ? h("div", { class: "fr-cards" }, pl.titans.map((c) => cardTile(c, { effect: false, fresh: recent?.cards })))
         : h("p", { class: "hint" }, "No Titan yet."));
   },
 
   playerBadge(view, seat) {
     const pl = view.players[seat];
     if (!pl) return "";
-    return `${plural(pl.castles, "castle")} · council ${pl.council.length}/4 · ${plural(pl.titans.length, "Titan")}`;
+    // The castles show beside the name from the view's `scores` (the room's players panel).
+    const castles = Array.isArray(view.scores) ? [] : [plural(pl.castles, "castle")];
+    return [...castles, `council ${pl.council.length}/4`, plural(pl.titans.length, "Titan")].join(" · ");
   },
 };

@@ -29,8 +29,11 @@ function gemsWord(n) {
   return `${n} gem${n === 1 ? "" : "s"}`;
 }
 
-/** The last placement, from this state's events (for a soft highlight). */
-function lastPlaced(events) {
+/** The last placement of this game: the view's `last` (there after a reload too), else this
+ *  state's events (a server from before `last` existed). */
+function lastPlaced(view, events) {
+  if (view.last) return view.last;
+  if (view.last === null) return null; // a fresh pyramid: the events are the old game's
   for (let i = events.length - 1; i >= 0; i--) {
     const data = events[i].data;
     if (data && Number.isInteger(data.row) && Number.isInteger(data.pos)) return data;
@@ -39,6 +42,8 @@ function lastPlaced(events) {
 }
 
 export default {
+  stylesheet: "/static/games/gem-pyramid.css",
+
   render(container, view, ctx) {
     const local = ctx.local;
     const legal = ctx.myTurn ? ctx.legalMoves.filter((m) => m.type === "place") : [];
@@ -51,7 +56,7 @@ export default {
       toast(`Game ${view.game_no} of ${view.games} is dealt: a fresh pyramid, fresh hands.`, "info");
     }
     local.gameNo = view.game_no;
-    const last = lastPlaced(ctx.events);
+    const last = lastPlaced(view, ctx.events);
     const fresh = local.shownVersion !== undefined && local.shownVersion !== ctx.version;
     local.shownVersion = ctx.version; // animate a new gem once, not on every redraw
 
@@ -71,8 +76,11 @@ export default {
         const classes = ["slot", isFocus ? "focus" : "", isLast ? "last" : "", isLast && fresh ? "fresh" : ""];
         const target = targets.get(key);
         if (kind) {
+          const who = isLast && Number.isInteger(last.seat) ? ctx.name(last.seat) : null;
           line.append(h("div", { class: [...classes, "filled"].join(" "), "data-row": row, "data-pos": pos,
-                                 "data-testid": "slot" }, gem(kind)));
+                                 "data-testid": "slot", "data-last": isLast ? "true" : null,
+                                 title: who ? `Last move: ${who} placed this ${GEMS[kind]?.label || kind} gem` : null },
+            gem(kind), isLast ? h("span", { class: "sr-only" }, who ? ` (last placed, by ${who})` : " (last placed)") : null));
         } else if (target) {
           line.append(h("button", {
             class: [...classes, "target", `tint-${target.gem}`].join(" "), "data-row": row, "data-pos": pos,
@@ -98,6 +106,11 @@ export default {
     }
     parts.push(h("div", { class: "pyramid-wrap" }, pyramid));
     parts.push(this.prompt(view, ctx, local, playable));
+    if (last && Number.isInteger(last.seat) && last.gem) {
+      parts.push(h("p", { class: "hint lucent-last", "data-testid": "last-move" }, "Last move: ",
+        last.seat === ctx.seat ? "you" : ctx.name(last.seat), " placed ", gem(last.gem, "small"),
+        ` ${GEMS[last.gem]?.label || last.gem} on ${rowName(last.row)}, slot ${last.pos + 1} (outlined).`));
+    }
     if (view.hand) parts.push(this.hand(view, ctx, local, playable, pyramid));
     parts.push(legend(view, ctx));
     replace(container, h("div", { class: "lucent", onkeydown: (event) => {
@@ -150,7 +163,8 @@ export default {
   playerBadge(view, seat) {
     const bits = [gemsWord(view.hand_sizes[seat])];
     if (view.out[seat]) bits.push("out");
-    if (view.scored) bits.push(`${view.points[seat]} pt${view.points[seat] === 1 ? "" : "s"}`);
+    // Points show beside the name from the view's `scores` (the room's players panel).
+    if (view.scored && !Array.isArray(view.scores)) bits.push(`${view.points[seat]} pt${view.points[seat] === 1 ? "" : "s"}`);
     return bits.join(" · ");
   },
 };

@@ -114,6 +114,26 @@ def watch_once(open_client, link: str, mover: Client, version: int) -> bool:
     return True
 
 
+def check_latest_turn_marked(mover: Client, other: Client, other_name: str) -> int:
+    """At the start of a turn, the card the other player placed last turn, if still on Alkane,
+    is marked with their name; the cards they took are marked where they went. 1 if checked."""
+    view = mover.state()["view"]
+    recent = view["recent"]
+    on_alkane = {c["card"] for c in view["square"]["cards"]}
+    if not recent or recent["seat"] == mover.seat or recent["placed"] not in on_alkane:
+        return 0
+    marked = mover.page.locator("[data-testid=alkane-card][data-recent=true]")
+    expect(marked).to_have_count(1)
+    expect(marked).to_contain_text(f"placed by {other_name}")
+    theirs = view["players"][recent["seat"]]
+    kept = {c["card"] for c in theirs["council"] + theirs["titans"]}
+    kept |= {c["card"] for column in theirs["influence"].values() for c in column}
+    if kept & set(recent["cards"]):  # a recruit, a Titan, or influence (+n just now)
+        marks = mover.page.locator("[data-recent=true], [data-testid=fr-added]")
+        assert marks.count() >= 2, "the cards taken last turn are not marked"
+    return 1
+
+
 def fits_the_screen(client: Client) -> None:
     width = client.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE_WIDTH, f"the page is {width}px wide on a {PHONE_WIDTH}px screen"
@@ -144,6 +164,8 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     secrets_checked = 0
     steps = 0
     watched = False
+    recent_checked = 0
+    names = {host.label: "Ada", guest.label: "Bea"}
     keyboard_user: Client | None = None
     while True:
         assert steps < MAX_STEPS, "the game does not end"
@@ -164,6 +186,8 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
 
         kind = snap["kind"]
         kinds_seen[kind] = kinds_seen.get(kind, 0) + 1
+        if kind == "place" and recent_checked < 5:
+            recent_checked += check_latest_turn_marked(mover, other, names[other.label])
         if kind in SECRET_KINDS:
             secrets_checked += check_secrets(mover, other)
             if kind == "recruit" and steps >= 20 and not watched:  # a spectator sees none
@@ -210,6 +234,9 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
         assert outcome["scores"][seat] == castles
         expect(client.page.get_by_test_id("fr-player").first).to_contain_text(
             f"{castles} castle")
+        for page_of in (host, guest):  # the running score beside each name is the castles
+            expect(page_of.page.locator(f"[data-testid=seat-score][data-seat='{seat}']")
+                   ).to_contain_text(f"{castles:g}")
     # The end screen breaks castles down by where they came from; the log, now whole, labels
     # every private line with whose it was ("only you" only on one's own).
     others_lines = 0
@@ -232,6 +259,7 @@ def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     assert kinds_seen.get("place", 0) >= 10
     assert kinds_seen.get("recruit", 0) >= 1, kinds_seen
     assert watched, "no recruit after move 20 for the spectator to watch"
+    assert recent_checked, "no turn left its placed card on Alkane to be marked"
     print(f"\n5 Realms: {steps} clicks in {time.monotonic() - started:.1f}s, "
           f"{secrets_checked} secret names checked, prompts {kinds_seen}")
     assert not host.page_errors and not guest.page_errors, host.page_errors + guest.page_errors

@@ -16,13 +16,16 @@ import orjson
 import pytest
 from pydantic import BaseModel
 
+from app.errors import ApiError
+from app.play.moves import RuleError, _apply
 from games import REGISTRY, Game, IllegalMove, Move, State
-from games.protocol import replay
+from games.protocol import is_legal, replay
 from tests.games.playout import Playout, as_json, option_sets, random_move, start, step
 
 GAMES_PER_CASE = int(os.environ.get("CONFORMANCE_GAMES", "40"))
 STEPS_PER_CASE = int(os.environ.get("CONFORMANCE_STEPS", "2500"))
 FRESHNESS_SAMPLE = 0.25  # share of views vandalised to prove they alias nothing (costly)
+RETYPED_PER_STEP = 24  # deep near misses (types, nested values, keys) tried per step
 MAX_STEPS = 20_000
 
 CASES = [
@@ -47,6 +50,66 @@ def _mutations(move: Move) -> list[Move]:
         elif isinstance(value, int):
             out += [{**move, key: value + 1}, {**move, key: value - 1}]
     return out
+
+
+def _retyped(value: Any) -> list[Any]:
+    """The same value in other JSON types, several of which Python's `==` takes for it
+    (2.0 == 2 == True): the platform must refuse them all (issue 24)."""
+    if isinstance(value, bool):
+        return [int(value), float(value), str(value).lower(), None]
+    if isinstance(value, int):
+        return [float(value), True, False, str(value), None]
+    if isinstance(value, float):
+        return [int(value), str(value)] if value.is_integer() else [str(value)]
+    if isinstance(value, str):
+        return [0, 1, 1.0, True, None, *([int(value), float(value)] if value.isdigit() else [])]
+    if value is None:
+        return [False, 0, 0.0, "", [], {}]
+    return []
+
+
+def _deep_mutations(value: Any) -> list[Any]:
+    """Near misses of a JSON value at every depth: each leaf retyped, each dict given an extra
+    key or losing one, each list lengthened or shortened."""
+    out = _retyped(value)
+    if isinstance(value, dict):
+        out.append({**value, "extra": 0})
+        out += [{k: v for k, v in value.items() if k != key} for key in value]
+        out += [{**value, key: near} for key, inner in value.items()
+                for near in _deep_mutations(inner)]
+    elif isinstance(value, list):
+        out += [value[:-1], [*value, value[-1] if value else 0]]
+        out += [[*value[:i], near, *value[i + 1:]] for i, inner in enumerate(value)
+                for near in _deep_mutations(inner)]
+    return out
+
+
+def _exact(value: Any) -> bytes:
+    """A move's JSON text, types included (orjson writes 2 and 2.0 and true apart)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def _assert_platform_refuses(game: Game, state: State, seat: int, version: int,
+                             move: Any) -> None:
+    """The platform's move pipeline (app.play.moves) answers 422 `illegal_move` with a sentence, and
+    never takes the move to the rules, where a float index or a bool could break the room."""
+    room = _Room(game.id, state, version)
+    try:
+        _apply(room, seat, None, move, version)
+    except ApiError as refused:
+        assert (refused.status, refused.code) == (422, "illegal_move"), refused.code
+        assert refused.message
+    except RuleError as broke:
+        raise AssertionError(f"{move!r} errored the room: {broke.__cause__!r}") from broke
+    else:
+        raise AssertionError(f"the platform took {move!r}, which is not a legal move")
+
+
+class _Room:
+    """What `app.play.moves._apply` reads of a room."""
+
+    def __init__(self, game: str, state: State, version: int) -> None:
+        self.game, self.state, self.version, self.seed = game, state, version, "conformance"
 
 
 JUNK: list[Any] = [{}, {"type": "no-such-move"}, {"type": None}, [], "place", None, 7]
@@ -116,8 +179,18 @@ def _check_step(game: Game, play: Playout, chooser: Random) -> None:
     legal = game.legal_moves(state, seat)
     for junk in JUNK:
         _assert_refused(game, state, seat, junk)
-    for near in _mutations(chooser.choice(legal)):
-        if near not in legal:
+    chosen = chooser.choice(legal)
+    assert is_legal(chosen, legal) and is_legal(as_json(chosen), legal)
+    exact = {_exact(m) for m in legal}
+    deep = _deep_mutations(chosen)
+    for near in _mutations(chosen) + chooser.sample(deep, min(RETYPED_PER_STEP, len(deep))):
+        if _exact(near) in exact:
+            assert is_legal(near, legal)
+            continue
+        assert not is_legal(near, legal), f"{near!r} passed for a legal move"
+        if near in legal:  # equal by Python's == (2.0, true for 2): only the platform stops it
+            _assert_platform_refuses(game, state, seat, len(play.moves), near)
+        else:  # unequal even by ==: the game refuses it on its own, as the platform then asks
             _assert_refused(game, state, seat, near)
 
 

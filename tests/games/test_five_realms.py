@@ -684,6 +684,150 @@ def test_refused_moves_say_why():
         GAME.apply(state, 0, {"type": "place", "x": True, "y": 0}, RNG)
 
 
+# -- the table: running score, the latest turn, take-backs -------------------------------------
+
+
+def test_the_running_score_is_each_seats_castles():
+    """Book: "Place them face up in your game area" (2 Castle cards each) and "The player with
+    the most castles wins the game": castles are public and counted as they come."""
+    state = table()
+    assert [GAME.view(state, v)["scores"] for v in (None, 0, 1)] == [[2, 2]] * 3
+    state["seats"][1]["castles"] = 5
+    assert GAME.view(state, 0)["scores"] == [2, 5]
+
+
+def test_the_latest_turn_names_the_placed_and_collected_cards_to_everyone():
+    state = table()
+    raptors = [put(state, 0, 0, "raptor"), put(state, 2, 2, "raptor", "queen")]
+    put(state, 1, 1, "ursid")
+    new = draw_next(state, "feline")
+    assert GAME.view(state, 1)["recent"] is None
+    state, _ = play(state, place(1, 0))
+    assert GAME.view(state, 1)["recent"] == {"seat": 0, "placed": new, "cards": []}
+    state, _ = play(state, {"type": "collect", "banner": "raptor"}, {"type": "influence"})
+    assert state["turn"] == 1
+    for viewer in (None, 0, 1):
+        assert GAME.view(state, viewer)["recent"] == {"seat": 0, "placed": new, "cards": raptors}
+
+
+def test_placing_with_a_choice_of_banners_ahead_may_be_taken_back():
+    state = table()
+    put(state, 0, 0, "religious", "popess")
+    put(state, 1, 1, "ursid")
+    draw_next(state, "feline")
+    assert GAME.undoable(state, 0, place(1, 0)), "a collect choice follows: nothing is shown"
+    after, _ = play(state, place(1, 0))
+    assert GAME.undoable(after, 0, {"type": "collect", "banner": "ursid"}), (
+        "recruit or influence is still to choose")
+    assert GAME.undoable(after, 0, {"type": "collect", "banner": "religious"}) is False, (
+        "Religious banners never influence: RECRUIT is forced and shows the character")
+
+
+def test_recruiting_shows_characters_and_is_never_taken_back():
+    # Book: "RECRUIT: Look at the CHARACTER side of the Banner card or cards you have just
+    # collected."
+    state = recruit_setup(("marine", "king"), ("marine", "queen"))
+    assert GAME.undoable(state, 0, {"type": "influence"}) is False, "the turn ends"
+    assert GAME.undoable(state, 0, {"type": "recruit"}) is False
+    state, _ = play(state, {"type": "recruit"})
+    king = next(c for c in state["hand"] if card_character(state, c) == "king")
+    assert GAME.undoable(state, 0, {"type": "choose", "card": king}) is False, (
+        "the recruit's face becomes public")
+    assert GAME.undoable(state, 0, {"type": "decline"}) is False, "the turn ends"
+
+
+def test_forced_recruit_after_a_placement_is_not_taken_back():
+    # Religious Order banners never influence, so RECRUIT (a look) follows the placement.
+    state = table()
+    put(state, 0, 0, "religious", "popess")
+    draw_next(state, "religious", "gaia")
+    assert GAME.undoable(state, 0, place(1, 0)) is False
+
+
+def test_an_imperial_banner_placed_mid_influence_may_be_taken_back_but_not_the_last():
+    state = recruit_setup(("imperial", "colonel"), ("imperial", "general"))
+    influence(state, 0, "ursid", 1)
+    influence(state, 0, "marine", 1)
+    state["todo"][0] = {"kind": "action"}
+    assert GAME.undoable(state, 0, {"type": "influence"}), "two banners still wait for a column"
+    state, _ = play(state, {"type": "influence"})
+    first = GAME.legal_moves(state, 0)[0]
+    assert GAME.undoable(state, 0, first)
+    state, _ = play(state, first)
+    assert GAME.undoable(state, 0, GAME.legal_moves(state, 0)[0]) is False, (
+        "the last one ends the turn: Alkane may be dealt afresh, the next banner comes in sight")
+
+
+def test_only_the_active_seat_may_take_back_and_only_legal_moves():
+    state = table()
+    put(state, 0, 0, "raptor")
+    put(state, 1, 1, "ursid")
+    draw_next(state, "feline")
+    assert GAME.undoable(state, 1, place(1, 0)) is False
+    assert GAME.undoable(state, 0, place(5, 5)) is False
+
+
+def _card_ids(node: Any) -> set[str]:
+    """Every card id a view mentions (as a `card` field, or in a list of ids)."""
+    if isinstance(node, dict):
+        return set().union(*(_card_ids(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_card_ids(v) for v in node)) if node else set()
+    return {node} if isinstance(node, str) and len(node) == 3 and node[0] == "c" else set()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9))
+def test_take_backs_restore_every_view_and_moves_name_only_cards_in_sight(seed: int):
+    """For every move of random games: (1) redaction audit (issue 21.5): each card a move names
+    is one every viewer already sees by id (its banner only, unless its face was shown), and the
+    move shown is the same whatever the hidden parts are; (2) an undoable move shows nothing
+    new: from states that differ only in what a viewer cannot see, it leads to the same view
+    for that viewer; the same seat is still mid-turn; and replaying the log without it gives
+    every seat exactly its earlier view."""
+    play_ = start(GAME, 2, FiveRealmsOptions(), str(seed))
+    chooser, scrambler = Random(seed), Random(seed + 1)
+    undone = kept = 0
+    while GAME.to_act(play_.state):
+        state = play_.state
+        [seat] = GAME.to_act(state)
+        move = chooser.choice(GAME.legal_moves(state, seat))
+        before = {v: GAME.view(state, v) for v in (None, 0, 1)}
+        named = {v for k, v in move.items() if k == "card"}
+        for viewer in (None, 0, 1):
+            assert GAME.redact_move(move, seat, viewer) == move
+            assert named <= _card_ids(before[viewer]), (move, viewer)
+        if GAME.undoable(state, seat, move):
+            undone += 1
+            after, _ = GAME.apply(state, seat, move, RNG)
+            assert GAME.to_act(after) == {seat} and after["todo"][0]["kind"] != "place"
+            for viewer in (None, 0, 1):
+                other = GAME.scramble_hidden(state, viewer, scrambler)
+                other_after, _ = GAME.apply(other, seat, move, RNG)
+                assert GAME.view(other_after, viewer) == GAME.view(after, viewer), (move, viewer)
+            earlier = replay(GAME, 2, FiveRealmsOptions(), str(seed), play_.moves)
+            assert {v: GAME.view(earlier, v) for v in (None, 0, 1)} == before
+        else:
+            kept += 1
+        step(play_, seat, move)
+    assert kept, "recruits and turn ends are never taken back"
+    if len(play_.moves) > 30:
+        assert undone, "a long game has some step to take back"
+
+
+def test_log_lines_count_in_words_not_with_parentheses():
+    """Issue 23: "priest(s)-style plurals". One castle, two banners."""
+    state = table()
+    raptors = [put(state, 0, 0, "raptor"), put(state, 2, 2, "raptor", "queen")]
+    put(state, 1, 1, "ursid")
+    draw_next(state, "feline")
+    _, events = play(state, place(1, 0), {"type": "collect", "banner": "raptor"})
+    assert f"Seat 1 collects {len(raptors)} Raptor banners." in [e.text for e in events]
+    for seed in range(5):
+        texts = [e.text for e in play_random(GAME, 2, FiveRealmsOptions(), f"words{seed}").events]
+        assert not [t for t in texts if "(s)" in t]
+        assert any(" 1 castle" in t and " 1 castles" not in t for t in texts)
+
 # -- random games ------------------------------------------------------------------------------
 
 NAMES = sorted({character_name(face) for face in faces()}, key=len, reverse=True)
@@ -763,4 +907,5 @@ def test_golden_replay():
             hashlib.sha256(final).hexdigest()[:16]) == GOLDEN
 
 
-GOLDEN = (113, [7.0, 0.0], "083bf37ff5fc3fb7")  # the state now records castles by source
+# The state now keeps the latest turn (`recent`); without that key the hash is 083bf37ff5fc3fb7.
+GOLDEN = (113, [7.0, 0.0], "8613c94d6e19246a")

@@ -241,3 +241,96 @@ def accepts(state: dict, seat: int, move: dict) -> bool:
     except IllegalMove:
         return False
     return True
+
+
+# -- the table: running score, last move, take-backs, what others see of a move -----------------
+
+
+def test_points_variant_shows_the_running_score_as_it_is_earned():
+    # Book: "The last player to place a gem earns a point. Each player who plays all of their
+    # cards also earns a point." Points are won in the open, so every seat sees the tally.
+    state = board(new(2, points=True, games=3), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count([])
+    assert GAME.view(state, 1)["scores"] == [0, 0]
+    after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    assert [GAME.view(after, v)["scores"] for v in (None, 0, 1)] == [[2, 0]] * 3
+
+
+def test_geomancer_point_variant_keeps_a_running_score_too():
+    assert GAME.view(new(3, geomancer=True), 0)["scores"] == [0, 0, 0]
+
+
+def test_an_unscored_game_has_no_running_score():
+    # Without Points the book knows no score: "The last player to place a gem wins."
+    assert "scores" not in GAME.view(new(3), 0)
+    assert "scores" not in GAME.view(new(3, wildcard=True, geomancer_focus=True), None)
+
+
+def test_the_last_placement_is_in_every_view_until_the_next_game_is_dealt():
+    state = board(new(3, points=True, games=2), {(0, 4): "red"}, ["blue", "blue"])
+    assert GAME.view(state, 0)["last"] is None
+    after, _ = GAME.apply(state, 0, place("blue", 0, 5), Random(0))
+    expected = {"seat": 0, "gem": "blue", "row": 0, "pos": 5}
+    assert [GAME.view(after, v)["last"] for v in (None, 0, 1, 2)] == [expected] * 4
+    ended = board(new(2, points=True, games=2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    ended["hands"][1] = _count([])
+    dealt, _ = GAME.apply(ended, 0, place("red", 1, 3), Random(0))
+    assert dealt["game_no"] == 2 and GAME.view(dealt, 0)["last"] is None, "a fresh pyramid"
+
+
+def test_a_single_game_does_not_speak_of_game_numbers():
+    state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count([])
+    after, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    texts = [e.text for e in events]
+    assert "Seat 1 placed the last gem and wins." in texts
+    assert not any("game 1" in t.lower() for t in texts)
+    assert GAME.outcome(after).reason == "Seat 1 placed the last gem."
+
+
+def test_a_series_names_the_game_and_a_scored_single_game_the_point():
+    series = board(new(2, points=True, games=3), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    series["hands"][1] = _count([])
+    _, events = GAME.apply(series, 0, place("red", 1, 3), Random(0))
+    assert "Seat 1 placed the last gem and wins game 1 of 3, scoring a point." in [
+        e.text for e in events]
+    single = board(new(2, geomancer=True), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    single["hands"][1] = _count([])
+    after, events = GAME.apply(single, 0, place("red", 1, 3), Random(0))
+    texts = [e.text for e in events]
+    assert "Seat 1 placed the last gem and scores a point for it." in texts
+    assert not any("game 1" in t.lower() for t in texts)
+    assert GAME.outcome(after).reason == "Most points."
+
+
+def test_a_placement_is_never_taken_back():
+    # A placement turns a gem of a secret hand face up ("places it face up on the table"):
+    # the others learn it was held, which no take-back can unsay.
+    state = board(new(3), {(0, 4): "red"}, ["blue", "blue"])
+    move = place("blue", 0, 5)
+    assert GAME.view(state, 1)["rows"][0][5] is None
+    after, _ = GAME.apply(state, 0, move, Random(0))
+    assert GAME.view(after, 1)["rows"][0][5] == "blue", "the others now see the gem"
+    assert GAME.undoable(state, 0, move) is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10**9), wildcard=st.booleans(),
+       points=st.booleans())
+def test_no_move_is_undoable_and_every_redacted_field_is_on_the_board(players, seed, wildcard,
+                                                                      points):
+    """Redaction audit (issue 21.5): a placement is shown whole to everyone, and each of its
+    fields (gem, row, slot) is what every viewer sees on the board once it is made, so it names
+    nothing of a hidden hand or of the gems set aside (redact_move reads no state at all)."""
+    options = LucentOptions(wildcard=wildcard, points=points, games=2)
+    play = play_random(GAME, players, options, str(seed))
+    state = GAME.setup(players, options, match_rng(play.seed, 0))
+    for version, (seat, move) in enumerate(play.moves, start=1):
+        assert not GAME.undoable(state, seat, move)
+        assert all(GAME.redact_move(move, seat, v) == move for v in [None, *range(players)])
+        dealt = state["game_no"]
+        state, _ = GAME.apply(state, seat, move, match_rng(play.seed, version))
+        if state["game_no"] == dealt:  # not a fresh deal: the move is on the board, marked
+            seen = GAME.view(state, None)
+            assert seen["rows"][move["row"]][move["pos"]] == move["gem"]
+            assert seen["last"] == {"seat": seat, **{k: move[k] for k in ("gem", "row", "pos")}}

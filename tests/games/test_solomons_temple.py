@@ -36,6 +36,15 @@ def table(hand0: list[str] = (), hand1: list[str] = (), step: str = "main") -> d
     return state
 
 
+def attack(hand0: list[str] = (), hand1: list[str] = (), step: str = "military") -> dict[str, Any]:
+    """Seat 1's turn, seat 1 attacked: seat 0 (the seat not on turn) to move at `step` with its
+    armies on seat 1's board. Book: "When it is your turn ... II. Military Phase (Your
+    opponent's turn)"."""
+    state = table(hand0, hand1, step)
+    state["turn"] = 1
+    return state
+
+
 def act(state: dict[str, Any], seat: int, move: dict[str, Any]) -> dict[str, Any]:
     assert move in GAME.legal_moves(state, seat), (move, GAME.legal_moves(state, seat))
     return GAME.apply(state, seat, move, RNG)[0]
@@ -107,8 +116,8 @@ def test_priest_altar_kings_scapegoat_come_into_play() -> None:
     state = table(["Priest", "Altar", "King David", "King Solomon", "Scapegoat"])
     for card in ("Priest", "Altar", "King David", "King Solomon", "Scapegoat"):
         state = act(state, 0, {"type": "play", "card": card})
-        if card == "Altar":  # Priest and Altar stand: the opponent's instant window
-            state = act(state, 1, {"type": "pass"})
+        # Priest and Altar stand, but the opponent holds no instant: no window opens.
+        assert state["step"] != "instant" and state["actor"] == 0
     p = state["play"][0]
     assert p["priest"] and p["altar"] and p["david"] and p["solomon"]
     assert p["scapegoat"] == "sideways"
@@ -145,15 +154,13 @@ def test_guilt_offering_redraws_eight() -> None:
     state = table(["Guilt Offering", "Doubt"])
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
-    state = act(state, 1, {"type": "pass"})
-    assert len(state["hand"][0]) == HAND
+    assert len(state["hand"][0]) == HAND, "no Blemished Animal held: no window, it works"
 
 
 def test_peace_offering_swaps_a_good_card_in_two_steps() -> None:
     state = table(["Peace Offering", "Levite"])
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
-    state = act(state, 1, {"type": "pass"})
     assert state["step"] == "peace_take" and state["actor"] == 0
     state = act(state, 0, {"type": "peace_take", "card": "Porch"})
     assert GAME.legal_moves(state, 0) == [{"type": "peace_give", "card": "Levite"}]
@@ -169,17 +176,17 @@ def test_a_grain_offering_made_in_phase_three_before_the_announcement_keeps_sin_
     state = table(["Grain Offering", "Porch"], ["Doubt"], step="build")
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
-    state = act(state, 0, {"type": "announce"})
-    assert state["step"] == "place" and state["actor"] == 0
-    sinned = table(["Grain Offering", "Porch"], ["Doubt"], step="build")
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
+    assert state["structures"][0] == ["Porch"] and state["step"] == "discard"
+    sinned = table(["Grain Offering", "Porch", "Burnt Offering"], ["Doubt"], step="build")
     sinned["play"][0].update(priest=True, altar=True)
-    sinned = act(sinned, 0, {"type": "announce"})
+    sinned = act(sinned, 0, {"type": "announce", "card": "Porch"})
     sinned = act(sinned, 1, {"type": "sin", "card": "Doubt"})
-    assert "offer" not in kinds(sinned, 0)
-    theirs = table(["Porch"], ["Grain Offering"], step="build")
+    assert sinned["step"] == "answer" and "offer" not in kinds(sinned, 0)
+    theirs = table(["Porch"], ["Grain Offering", "Doubt"], step="build")
     theirs["play"][1].update(priest=True, altar=True)
-    theirs = act(theirs, 0, {"type": "announce"})
-    assert "offer" not in kinds(theirs, 1)
+    theirs = act(theirs, 0, {"type": "announce", "card": "Porch"})
+    assert theirs["step"] == "sin" and "offer" not in kinds(theirs, 1)
 
 
 def test_a_guilt_offering_in_phase_four_redraws_and_the_turn_goes_on_there() -> None:
@@ -192,7 +199,8 @@ def test_a_guilt_offering_in_phase_four_redraws_and_the_turn_goes_on_there() -> 
     state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
     assert state["step"] == "blemish" and state["actor"] == 1
     state = act(state, 1, {"type": "pass"})
-    assert state["step"] == "discard" and state["actor"] == 0 and len(state["hand"][0]) == HAND
+    drawn = len(state["hand"][0]) + (state["play"][0]["scapegoat"] is not None)  # drawn: in play
+    assert state["step"] == "discard" and state["actor"] == 0 and drawn == HAND
     assert state["discarded"] == 1, "one discard left this turn"
 
 
@@ -201,17 +209,14 @@ def test_a_peace_offering_fetches_a_burnt_offering_to_answer_a_sin() -> None:
     the draw pile", made at any time; then the Sin is answered."""
     state = table(["Peace Offering", "Levite", "Porch"], ["Doubt"], step="build")
     state["play"][0].update(priest=True, altar=True)
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
     state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
-    state = act(state, 1, {"type": "pass"})
     state = act(state, 0, {"type": "peace_take", "card": "Burnt Offering"})
     state = act(state, 0, {"type": "peace_give", "card": "Levite"})
     assert state["step"] == "answer" and state["actor"] == 0
     state = act(state, 0, {"type": "burnt"})
-    state = act(state, 1, {"type": "pass"})
-    state = act(state, 0, {"type": "place", "card": "Porch"})
-    assert state["structures"][0] == ["Porch"]
+    assert state["structures"][0] == ["Porch"], "atoned: the announced piece is built"
 
 
 def test_peace_and_guilt_offerings_in_the_opponents_turn() -> None:
@@ -224,7 +229,7 @@ def test_peace_and_guilt_offerings_in_the_opponents_turn() -> None:
     state["deck"][1].remove("Altar")
     state["hand"][0].append("Blemished Animal")
     state["deck"][0].remove("Blemished Animal")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     assert {"type": "offer", "card": "Peace Offering"} in GAME.legal_moves(state, 1)
     state = act(state, 1, {"type": "offer", "card": "Peace Offering"})
     assert state["step"] == "blemish" and state["actor"] == 0
@@ -239,7 +244,7 @@ def test_peace_and_guilt_offerings_in_the_opponents_turn() -> None:
     assert state["step"] == "sin" and state["actor"] == 1, "blemished: it did nothing"
     assert "Doubt" in state["hand"][1]
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
-    assert state["step"] == "answer" and state["actor"] == 0
+    assert state["step"] == "discard" and state["actor"] == 0, "no Priest: the Sin stands"
     for seat in range(2):
         assert total_cards(state, seat) == Counter(COUNTS)
 
@@ -268,11 +273,11 @@ def test_a_broken_altar_leaves_the_bad_offering_for_the_next_offering() -> None:
     assert total_cards(state, 0) == Counter(COUNTS), "the Bad Offering is still in play"
     state.update(turn=1, actor=1, step="main")
     state = act(state, 1, {"type": "play", "card": "Altar"})
-    state = act(state, 0, {"type": "pass"})  # the instant window the new Altar opened
+    assert state["step"] == "main", "seat 1 holds no instant left: no window"
     state = act(state, 1, {"type": "offer", "card": "Guilt Offering"})
     assert not state["play"][1]["bad_offering"] and state["discard"][0] == ["Broken Altar",
                                                                            "Bad Offering"]
-    assert state["step"] == "main" and state["hand"][1] == [], "the Guilt Offering was spoiled"
+    assert state["hand"][1] == [], "the Guilt Offering was spoiled"
 
 
 def test_levite_searches_own_pile_for_a_structure() -> None:
@@ -297,7 +302,7 @@ def test_levite_with_no_structure_in_the_pile_may_be_played_for_nothing() -> Non
     assert [m for m in GAME.legal_moves(state, 0) if m["type"] == "levite"] == [{"type": "levite"}]
     after, events = GAME.apply(state, 0, {"type": "levite"}, Random(2))
     assert after["hand"][0] == ["Porch"] and after["discard"][0][-1] == "Levite"
-    assert "found no Structure" in events[-1].text and events[-1].to is None
+    assert any("found no Structure" in e.text and e.to is None for e in events)
     assert GAME.describe({"type": "levite"}).endswith("searched the draw pile for a Structure")
     state["structures"][0] = list(STRUCTURES)
     state["hand"][0].remove("Porch")
@@ -343,7 +348,7 @@ def test_evil_priest_broken_altar_unclean() -> None:
     assert state["play"][1]["evil_priest"] and not state["play"][1]["priest"]
 
 
-@pytest.mark.parametrize("step", ["military", "build", "place", "discard"])
+@pytest.mark.parametrize("step", ["build", "place", "discard"])
 def test_evil_instants_may_be_played_at_any_point_of_ones_own_turn(step: str) -> None:
     """Book: Bad Offerings "may be played at any time", Blemished Animal "any time", Broken Altar
     "at any time", Evil Priest "at any time", Unclean "at any time"; "Instant cards may be played
@@ -357,13 +362,20 @@ def test_evil_instants_may_be_played_at_any_point_of_ones_own_turn(step: str) ->
 
 
 def test_instant_window_at_the_turn_start_of_a_player_who_can_offer() -> None:
+    """The window opens only for a seat holding an instant it could play there: a player with
+    nothing to play says "no" at once (RULES.md, "Fewer clicks")."""
     state = table(step="discard")
     state["hand"][1] = ["Unclean"]
     state["play"][1].update(priest=True, altar=True)
     state["play"][0].update(priest=True, altar=True)
+    quiet = act(state, 0, {"type": "end_turn"})
+    assert quiet["step"] == "main" and quiet["actor"] == 1, "seat 1 holds no instant: no window"
+    state["hand"][0] = ["Unclean"]
+    state["deck"][0].remove("Unclean")
     state = act(state, 0, {"type": "end_turn"})
     assert state["step"] == "instant" and state["turn"] == 1 and state["actor"] == 0
-    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "opens without an instant in hand"
+    assert GAME.legal_moves(state, 0) == [{"type": "pass"},
+                                          {"type": "evil", "card": "Unclean"}]
     state = act(state, 0, {"type": "pass"})
     assert state["step"] == "main" and state["actor"] == 1
     state["play"][0]["altar"] = False
@@ -373,7 +385,7 @@ def test_instant_window_at_the_turn_start_of_a_player_who_can_offer() -> None:
 
 
 def test_unclean_out_of_turn_stops_a_grain_offering() -> None:
-    state = table(["Grain Offering"], ["Unclean"], step="discard")
+    state = table(["Grain Offering"], ["Unclean", "Evil Priest"], step="discard")
     state.update(turn=1, actor=1)
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 1, {"type": "end_turn"})
@@ -389,17 +401,17 @@ def test_laying_a_priest_opens_the_instant_window() -> None:
     state = act(state, 0, {"type": "play", "card": "Priest"})
     assert state["step"] == "instant" and state["actor"] == 1
     state = act(state, 1, {"type": "evil", "card": "Evil Priest"})
-    state = act(state, 1, {"type": "pass"})
+    assert state["step"] != "instant" and state["actor"] == 0, "nothing left: no window"
     assert state["play"][0]["evil_priest"] and "offer" not in kinds(state, 0)
 
 
 def test_evil_instants_after_a_grain_offering_are_not_offered() -> None:
-    state = table(["Grain Offering", "Peace Offering"], ["Unclean", "Broken Altar"])
+    state = table(["Grain Offering", "Peace Offering", "Levite"], ["Unclean", "Broken Altar"])
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
     state = act(state, 0, {"type": "offer", "card": "Peace Offering"})
     assert state["step"] == "peace_take" and state["actor"] == 0
-    state.update(step="defend", actor=1)  # the opponent's window later in the turn
+    state.update(step="sin", actor=1)  # the opponent's window later in the turn
     assert GAME.legal_moves(state, 1) == [{"type": "pass"}]
     state["grain"] = False
     assert {"type": "evil", "card": "Unclean"} in GAME.legal_moves(state, 1)
@@ -437,7 +449,7 @@ def test_king_solomon_and_david_build_at_once_outside_the_limit() -> None:
 
 
 def test_king_david_shuts_a_gate_in_the_face_of_a_new_army() -> None:
-    state = table(["Babylonian Army"], ["Guarded Gate"], step="military")
+    state = attack(["Babylonian Army", "Babylonian Army"], ["Guarded Gate"])
     plain = act(state, 0, {"type": "army"})
     assert plain["step"] == "military", "no King David: no window"
     state["play"][1]["david"] = True
@@ -445,25 +457,28 @@ def test_king_david_shuts_a_gate_in_the_face_of_a_new_army() -> None:
     assert state["step"] == "instant" and state["actor"] == 1
     gate = {"type": "build_now", "card": "Guarded Gate", "gate": 1}
     state = act(state, 1, gate)
-    assert state["guarded"][1] == [False, True, False] and not state["good_played"]
-    state = act(state, 1, {"type": "pass"})
-    assert state["step"] == "military" and state["actor"] == 0
+    assert state["guarded"][1] == [False, True, False]
+    assert state["step"] == "military" and state["actor"] == 0, "nothing more: the window shuts"
     assert "move" in kinds(state, 0) and {"type": "move", "army": 0, "dir": "s"} not in (
         GAME.legal_moves(state, 0)
     ), "the gate now bars the way"
 
 
-def test_the_david_window_opens_without_a_gate_in_hand_but_not_while_fasting() -> None:
-    state = table(["Babylonian Army"], ["Doubt"], step="military")
+def test_the_david_window_opens_only_with_a_gate_to_build_and_not_while_fasting() -> None:
+    state = attack(["Babylonian Army", "Babylonian Army"], ["Doubt"])
     state["play"][1].update(david=True)
     after = act(state, 0, {"type": "army"})
-    assert after["step"] == "instant" and GAME.legal_moves(after, 1) == [{"type": "pass"}]
+    assert after["step"] == "military", "no Guarded Gate held: no window"
+    state["hand"][1].append("Guarded Gate")
+    state["deck"][1].remove("Guarded Gate")
+    after = act(state, 0, {"type": "army"})
+    assert after["step"] == "instant" and after["actor"] == 1
     state["play"][1]["fast"] = 2
     assert act(state, 0, {"type": "army"})["step"] == "military"
 
 
 def test_king_solomon_and_david_build_in_the_opponents_windows() -> None:
-    state = table([], ["Porch", "Guarded Gate"], step="defend")
+    state = table([], ["Porch", "Guarded Gate", "Doubt"], step="sin")
     state["actor"] = 1
     state["armies"][1] = [[1, 0]]
     assert "build_now" not in kinds(state, 1)
@@ -475,7 +490,7 @@ def test_king_solomon_and_david_build_in_the_opponents_windows() -> None:
         {"type": "build_now", "card": "Porch"},
     ], "not on gate 1: an army stands there"
     state = act(state, 1, {"type": "build_now", "card": "Porch"})
-    assert state["structures"][1] == ["Porch"] and state["step"] == "defend"
+    assert state["structures"][1] == ["Porch"] and state["step"] == "sin"
 
 
 def test_filling_wins_only_with_a_complete_temple() -> None:
@@ -505,14 +520,13 @@ def test_pray_and_fast_takes_its_good_card_at_any_point_of_the_third_turn() -> N
     state["play"][0].update(priest=True, altar=True, fast=3)
     state["deck"][0].remove("Burnt Offering")
     state["discard"][0].append("Burnt Offering")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
     assert "burnt" not in kinds(state, 0)
     state = act(state, 0, {"type": "fast_take", "card": "Burnt Offering"})
     assert "fast_take" not in kinds(state, 0), "one good card only"
     state = act(state, 0, {"type": "burnt"})
-    state = act(state, 1, {"type": "pass"})
-    assert "place" in kinds(state, 0)
+    assert state["structures"][0] == ["Porch"]
 
 
 def test_pray_and_fast_after_a_good_card_starts_counting_next_turn() -> None:
@@ -558,28 +572,61 @@ def test_filling_may_be_played_right_after_the_last_piece_is_built() -> None:
 
 
 def test_prophet_star_stops_the_attack_and_sword_lets_it_go() -> None:
+    """Book: "II. Military Phase (Your opponent's turn)" under "When it is your turn"; the Prophet:
+    "At the beginning of the Military Phase you must roll the six-sided die. If the roll is the
+    Star of David ... your opponent's Army(s) may do nothing". Seat 2 ends Phase I of its turn,
+    rolls its Prophet's die, and seat 1 attacks seat 2's board."""
     outcomes = set()
     for n in range(20):
-        state = table(["Babylonian Army"])
-        after, _ = GAME.apply(state, 0, {"type": "to_military"}, Random(n))
+        state = attack(["Babylonian Army"], step="main")
+        state["actor"] = 1
+        after, _ = GAME.apply(state, 1, {"type": "to_military"}, Random(n))
         assert after["die"]["by"] == 1
         outcomes.add(after["die"]["face"])
-        if after["die"]["face"] == "star":
-            assert after["step"] == "defend" and after["actor"] == 1
+        if after["die"]["face"] == "star":  # no army to drive out: on to seat 2's build
+            assert after["step"] == "build" and after["actor"] == 1
         else:
+            assert after["step"] == "military" and after["actor"] == 0
             assert {"type": "army"} in GAME.legal_moves(after, 0)
     assert outcomes == {"star", "sword"}
 
 
 def test_no_prophet_no_roll() -> None:
-    state = table(["Babylonian Army"])
+    state = attack(["Babylonian Army"], step="main")
+    state["actor"] = 1
     state["play"][1]["prophet"] = None
-    state = act(state, 0, {"type": "to_military"})
-    assert state["die"] is None and state["step"] == "military"
+    state = act(state, 1, {"type": "to_military"})
+    assert state["die"] is None and state["step"] == "military" and state["actor"] == 0
+
+
+def test_the_player_on_turn_is_attacked_then_defends_then_builds() -> None:
+    """Book: "When it is your turn, you may do the following: ... II. Military Phase (Your
+    opponent's turn) ... The first sub-phase is played by the attacking player. The second part
+    ... by the defending player"; B: "After your opponent has finished the Attacking Player's
+    Sub-phase, you may play as many Israelite Army cards as you wish"; then "III. Building
+    Phase". Seat 2's turn: seat 1 attacks, seat 2 answers with an Israelite Army and builds."""
+    state = attack(["Babylonian Army"], ["Israelite Army", "Porch"], step="main")
+    state["actor"] = 1
+    state["play"][1]["prophet"] = None
+    state["armies"][1] = [[0, 2]]
+    state = act(state, 1, {"type": "to_military"})
+    assert state["step"] == "military" and state["actor"] == 0
+    assert "play" not in kinds(state, 0), "the attacker lays down nothing in the other's turn"
+    state = act(state, 0, {"type": "move", "army": 0, "dir": "s"})
+    state = act(state, 0, {"type": "end_military"})
+    assert state["step"] == "build" and state["actor"] == 1, "no army inside: nothing to defend"
+    state["armies"][1] = [[2, 2]]
+    state.update(step="military", actor=0, moved=[])
+    state = act(state, 0, {"type": "end_military"})
+    assert state["step"] == "defend" and state["actor"] == 1
+    assert {"type": "israelite"} in GAME.legal_moves(state, 1)
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "build" and state["actor"] == 1
+    assert {"type": "announce", "card": "Porch"} in GAME.legal_moves(state, 1)
 
 
 def test_army_enters_at_the_north_gate_and_moves_one_space() -> None:
-    state = table(["Babylonian Army", "Babylonian Army"], step="military")
+    state = attack(["Babylonian Army", "Babylonian Army"])
     state = act(state, 0, {"type": "army"})
     assert state["armies"][1] == [[0, 2]]
     assert {"type": "army"} not in GAME.legal_moves(state, 0), "the entry is taken"
@@ -589,7 +636,7 @@ def test_army_enters_at_the_north_gate_and_moves_one_space() -> None:
 
 
 def test_guarded_gates_and_walls_block() -> None:
-    state = table([], step="military")
+    state = attack([])
     state["armies"][1] = [[0, 2]]
     state["guarded"][1][1] = True
     dirs = {m["dir"] for m in GAME.legal_moves(state, 0) if m["type"] == "move"}
@@ -597,7 +644,7 @@ def test_guarded_gates_and_walls_block() -> None:
 
 
 def test_destruction_of_a_gate_and_of_the_temple() -> None:
-    state = table(["Destruction", "Destruction"], step="military")
+    state = attack(["Destruction", "Destruction"])
     state["guarded"][1][1] = True
     state["armies"][1] = [[0, 2], [3, 2]]
     state["structures"][1] = ["Main Hall"]
@@ -612,7 +659,7 @@ def test_destruction_of_a_gate_and_of_the_temple() -> None:
 
 
 def test_the_attacker_chooses_the_two_furnishings_a_destruction_carries_off() -> None:
-    state = table(["Destruction"], step="military")
+    state = attack(["Destruction"])
     state["armies"][1] = [[3, 2]]
     state["structures"][1] = ["Main Hall"]
     state["furnishings"][1] = ["Golden Lampstand", "Table of Showbread", "Altar of Incense"]
@@ -621,22 +668,23 @@ def test_the_attacker_chooses_the_two_furnishings_a_destruction_carries_off() ->
     assert {m["card"] for m in GAME.legal_moves(state, 0)} == set(state["furnishings"][1])
     state = act(state, 0, {"type": "sack", "card": "Golden Lampstand"})
     state = act(state, 0, {"type": "sack", "card": "Table of Showbread"})
-    assert state["furnishings"][1] == ["Altar of Incense"] and state["step"] == "military"
+    assert state["furnishings"][1] == ["Altar of Incense"]
+    assert state["step"] == "build" and state["actor"] == 1, "nothing left to attack with"
     assert state["deck"][1].count("Golden Lampstand") == 2  # the table kept one in the pile
 
 
 def test_a_destruction_on_a_temple_with_one_furnishing_takes_that_one() -> None:
-    state = table(["Destruction"], step="military")
+    state = attack(["Destruction"])
     state["armies"][1] = [[3, 2]]
     state["structures"][1] = ["Porch"]
     state["furnishings"][1] = ["Bronze Sea"]
     state = act(state, 0, {"type": "destroy", "army": 0, "target": "temple"})
     state = act(state, 0, {"type": "sack", "card": "Bronze Sea"})
-    assert state["furnishings"][1] == [] and state["step"] == "military"
+    assert state["furnishings"][1] == [] and state["step"] == "build"
 
 
 def test_secret_passage_goes_through_a_guarded_gate() -> None:
-    state = table(["Secret Passage"], step="military")
+    state = attack(["Secret Passage"])
     state["guarded"][1][0] = True
     state["armies"][1] = [[0, 0]]
     state = act(state, 0, {"type": "passage", "army": 0})
@@ -644,7 +692,7 @@ def test_secret_passage_goes_through_a_guarded_gate() -> None:
 
 
 def test_lay_siege_counts_turns_then_breaks_a_gate() -> None:
-    state = table(["Lay Siege", "Destruction"], step="military")
+    state = attack(["Lay Siege", "Destruction"])
     state["armies"][1] = [[0, 1], [0, 3]]
     state["guarded"][1] = [True, True, False]
     state = act(state, 0, {"type": "siege"})
@@ -658,15 +706,15 @@ def test_lay_siege_needs_two_armies_and_counts_only_turns_the_prophet_did_not_st
     """Book: "If you have two-thousand (2,000) Babylonian soldiers or more in play, (two [2] or
     more Army tokens) you may play Lay Siege"; "The turn in which the Lay Siege card is played is
     counted as one (1) turn. (... If they "listen", the turn does NOT count ...)"."""
-    state = table(["Lay Siege"], step="military")
+    state = attack(["Lay Siege"])
     state["armies"][1] = [[0, 1]]
     assert "siege" not in kinds(state, 0)
     counted = {}
     for n in range(20):
-        late = table([], step="main")
-        late["play"][0]["siege"] = 1
+        late = table([], step="main")  # seat 1 besieges seat 2, in seat 1's turn
+        late["play"][1]["siege"] = 1
         after, _ = GAME.apply(late, 0, {"type": "to_military"}, Random(n))
-        counted[after["die"]["face"]] = after["play"][0]["siege"]
+        counted[after["die"]["face"]] = after["play"][1]["siege"]
     assert counted == {"star": 1, "sword": 2}
 
 
@@ -674,7 +722,7 @@ def test_a_secret_passage_is_not_the_armys_move_and_destruction_needs_no_gap() -
     """Book: "The Secret Passage movement does not count towards the Army's one (1) Military
     Phase move"; Destruction: "The Army must be next to what it wants to destroy ... There can be
     no spaces between them"."""
-    state = table(["Secret Passage", "Destruction"], step="military")
+    state = attack(["Secret Passage", "Destruction"])
     state["guarded"][1] = [True, False, True]
     state["armies"][1] = [[0, 0], [2, 2]]
     state["structures"][1] = ["Porch"]
@@ -686,18 +734,20 @@ def test_a_secret_passage_is_not_the_armys_move_and_destruction_needs_no_gap() -
 
 
 def test_an_army_may_pass_secretly_then_destroy_and_then_nothing_moves() -> None:
-    state = table(["Secret Passage", "Destruction", "Babylonian Army"], step="military")
+    state = attack(["Secret Passage", "Destruction", "Babylonian Army"])
     state["guarded"][1] = [False, True, True]
     state["armies"][1] = [[0, 4], [3, 0]]
     state = act(state, 0, {"type": "passage", "army": 0})
     assert state["armies"][1][0] == [2, 4]
     state = act(state, 0, {"type": "destroy", "army": 0, "target": 2})
     assert not state["guarded"][1][2]
-    assert kinds(state, 0) == {"end_military"}, "step 3 began: no more armies or moves"
+    # Step 3 began: no more armies or moves (a Babylonian Army is still held, the entry free),
+    # so with nothing left to play the attack ends at once.
+    assert state["step"] == "build" and state["actor"] == 1
 
 
 def test_after_the_siege_breaks_a_gate_one_army_moves_one_extra_space() -> None:
-    state = table(["Lay Siege"], step="military")
+    state = attack(["Lay Siege"])
     state["armies"][1] = [[0, 2], [0, 0]]
     state["guarded"][1] = [True, True, False]
     state = act(state, 0, {"type": "siege"})
@@ -714,14 +764,15 @@ def test_after_the_siege_breaks_a_gate_one_army_moves_one_extra_space() -> None:
 
 
 def test_one_israelite_army_drives_armies_out_two_rout_them() -> None:
-    state = table([], ["Israelite Army", "Israelite Army"], step="defend")
+    state = attack([], ["Israelite Army", "Israelite Army"], step="defend")
     state["actor"] = 1
     state["armies"][1] = [[2, 2], [0, 2], [3, 0]]
     one = act(state, 1, {"type": "israelite"})
     assert one["step"] == "relocate" and one["actor"] == 1
     one = act(one, 1, {"type": "relocate", "army": 0, "row": 0, "col": 0})
     one = act(one, 1, {"type": "relocate", "army": 2, "row": 0, "col": 4})
-    assert one["armies"][1] == [[0, 0], [0, 2], [0, 4]] and one["step"] == "defend"
+    assert one["armies"][1] == [[0, 0], [0, 2], [0, 4]]
+    assert one["step"] == "build", "nobody inside: one more Israelite Army could do nothing"
     two = act(state, 1, {"type": "israelite2"})
     assert two["armies"][1] == []
 
@@ -734,7 +785,7 @@ def test_two_israelite_armies_discard_the_siege_only_before_its_two_turns(
     Babylonian Armies before the Lay Siege requirements are met, the Lay Siege card is
     discarded." On the third turn the requirements are met: "you may pick one (1) Guarded Gate
     and discard it"."""
-    state = table([], ["Israelite Army", "Israelite Army"], step="defend")
+    state = attack([], ["Israelite Army", "Israelite Army"], step="defend")
     state["actor"] = 1
     state["armies"][1] = [[0, 1], [0, 3]]
     state["play"][0]["siege"] = count
@@ -745,7 +796,7 @@ def test_two_israelite_armies_discard_the_siege_only_before_its_two_turns(
 
 
 def test_israelite_army_relocation_is_the_defenders_choice_one_army_at_a_time() -> None:
-    state = table([], ["Israelite Army"], step="defend")
+    state = attack([], ["Israelite Army"], step="defend")
     state["actor"] = 1
     state["guarded"][1] = [True, False, False]
     state["armies"][1] = [[3, 3], [0, 2], [2, 0]]
@@ -761,38 +812,48 @@ def test_israelite_army_relocation_is_the_defenders_choice_one_army_at_a_time() 
     assert {m["army"] for m in GAME.legal_moves(state, 1)} == {2}
     state = act(state, 1, {"type": "relocate", "army": 2, "row": 2, "col": 0, "stay": True})
     assert state["armies"][1] == [[4, 4], [0, 2], [2, 0]]
-    assert state["step"] == "defend" and kinds(state, 1) == {"pass"}
-    assert act(state, 1, {"type": "pass"})["step"] == "build"
+    assert state["step"] == "build" and state["actor"] == 1, "no Israelite Army left"
 
 
-def test_the_defend_window_opens_without_an_israelite_army() -> None:
-    state = table([], ["Doubt"], step="military")
-    state = act(state, 0, {"type": "end_military"})
-    assert state["step"] == "defend" and GAME.legal_moves(state, 1) == [{"type": "pass"}]
+def test_the_defend_step_opens_only_for_an_israelite_army_that_could_move_an_army() -> None:
+    """Book, Israelite Army: "Any Army that is inside the walls of the city may be re-located";
+    two "at the same time, all of the Babylonian Armies (both inside and outside the walls) are
+    discarded". With nothing it could do the defender is not asked (RULES.md, "Fewer clicks")."""
+    state = attack([], ["Doubt", "Israelite Army"])
+    state["armies"][1] = [[0, 1]]
+    after = act(state, 0, {"type": "end_military"})
+    assert after["step"] == "build" and after["actor"] == 1, "one army, outside: nothing to do"
+    state["armies"][1] = [[2, 1]]
+    after = act(state, 0, {"type": "end_military"})
+    assert after["step"] == "defend" and {"type": "israelite"} in GAME.legal_moves(after, 1)
 
 
 # -- Phase III --------------------------------------------------------------------------------
 
 
 def test_announce_needs_a_placeable_piece() -> None:
+    """Book: "If you wish to build, you must announce your intent to do so. If you do not have a
+    Structure, Furnishing, or Guarded Gate card to build, you proceed to the Discard Phase". The
+    announcement names the piece; the opponent's copy does not."""
     state = table(["Veil"], step="build")
-    assert kinds(state, 0) == {"skip_build"}
+    assert kinds(state, 0) == {"skip_build", "end_turn"}
     state["structures"][0] = ["Holy of Holies"]
-    assert "announce" in kinds(state, 0)
+    assert {"type": "announce", "card": "Veil"} in GAME.legal_moves(state, 0)
+    assert GAME.redact_move({"type": "announce", "card": "Veil"}, 0, 1) == {"type": "announce"}
+    after = act(state, 0, {"type": "announce", "card": "Veil"})
+    assert after["furnishings"][0] == ["Veil"], "no Sin held by the opponent: built at once"
+    assert GAME.view(after, 1)["announced"] is None
 
 
 def test_sin_answered_by_burnt_offering_then_build() -> None:
     state = table(["Porch", "Burnt Offering"], ["Idol Worship"], step="build")
     state["play"][0].update(priest=True, altar=True, scapegoat="sideways")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     assert state["step"] == "sin" and state["actor"] == 1
     state = act(state, 1, {"type": "sin", "card": "Idol Worship"})
     assert state["step"] == "answer" and state["actor"] == 0
     state = act(state, 0, {"type": "burnt"})
-    assert state["step"] == "blemish" and state["actor"] == 1
-    state = act(state, 1, {"type": "pass"})
-    assert state["play"][0]["scapegoat"] == "active"
-    state = act(state, 0, {"type": "place", "card": "Porch"})
+    assert state["play"][0]["scapegoat"] == "active", "no Blemished Animal held: it stands"
     assert state["structures"][0] == ["Porch"] and state["step"] == "discard"
 
 
@@ -800,25 +861,25 @@ def test_priest_and_altar_laid_down_after_a_sin_then_atone() -> None:
     """Book: Priest, Altar, Levite, Pray and Fast, Prophet and King cards "may be played at any
     time during your turn": a builder sinned against may lay them down, then offer."""
     state = table(["Porch", "Burnt Offering", "Priest", "Altar"], ["Idol Worship"], step="build")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Idol Worship"})
     assert state["step"] == "answer" and "burnt" not in kinds(state, 0)
     state = act(state, 0, {"type": "play", "card": "Priest"})
     state = act(state, 0, {"type": "play", "card": "Altar"})
-    assert state["step"] == "instant" and state["actor"] == 1  # an offering became possible
-    state = act(state, 1, {"type": "pass"})
-    assert state["step"] == "answer" and state["actor"] == 0
-    state = act(state, 0, {"type": "burnt"})
-    state = act(state, 1, {"type": "pass"})  # no Blemished Animal
-    state = act(state, 0, {"type": "place", "card": "Porch"})
+    assert state["step"] == "answer" and state["actor"] == 0  # no instant held: no window
+    state = act(state, 0, {"type": "burnt"})  # no Blemished Animal held: it stands
     assert state["structures"][0] == ["Porch"]
 
 
-@pytest.mark.parametrize("step", ["military", "build", "place", "discard"])
+@pytest.mark.parametrize("step", ["defend", "build", "place", "discard"])
 def test_lay_down_cards_come_into_play_in_every_phase_of_ones_turn(step: str) -> None:
     hand = ["Priest", "Pray and Fast", "King David", "Levite", "Porch"]
     state = table(hand, ["Doubt"], step=step)
     state["structures"][0] = []
+    if step == "defend":  # an army inside the walls and an Israelite Army: a defence to make
+        state["armies"][0] = [[2, 2]]
+        state["hand"][0].append("Israelite Army")
+        state["deck"][0].remove("Israelite Army")
     moves = GAME.legal_moves(state, 0)
     for card in ("Priest", "Pray and Fast", "King David"):
         assert {"type": "play", "card": card} in moves
@@ -829,9 +890,9 @@ def test_lay_down_cards_come_into_play_in_every_phase_of_ones_turn(step: str) ->
 
 def test_lay_down_cards_wait_for_ones_own_turn_and_not_while_fasting() -> None:
     state = table(["Porch"], ["Priest", "Altar", "Doubt"], step="build")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     assert state["actor"] == 1 and "play" not in kinds(state, 1)  # the opponent's Sin window
-    fasting = table(["Priest", "Altar"], step="military")
+    fasting = table(["Priest", "Altar"], step="defend")
     fasting["play"][0].update(fast=1, fast_wait=False)
     assert "play" not in kinds(fasting, 0)
 
@@ -844,9 +905,9 @@ def test_a_king_laid_down_later_in_the_turn_builds_at_once() -> None:
     state = act(state, 0, {"type": "play", "card": "King Solomon"})
     state = act(state, 0, {"type": "build_now", "card": "Main Hall"})
     assert state["step"] == "build" and state["built"] == 0
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
-    assert state["step"] == "answer"
+    assert state["step"] == "discard", "no atonement possible: the Sin stands at once"
     state = act(state, 0, {"type": "build_now", "card": "Porch"})
     assert state["structures"][0] == ["Main Hall", "Porch"]
 
@@ -866,11 +927,11 @@ def test_pray_and_fast_laid_down_after_the_build_is_allowed_stops_it() -> None:
     no good cards (including instant cards) for two (2) turns": no atonement, no build."""
     state = table(["Pray and Fast", "Burnt Offering", "Porch"], ["Doubt"], step="build")
     state["play"][0].update(priest=True, altar=True)
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
     assert "burnt" in kinds(state, 0)
     fasting = act(state, 0, {"type": "play", "card": "Pray and Fast"})
-    assert kinds(fasting, 0) == {"pass"}
+    assert fasting["step"] == "discard", "no atonement left: the Sin stands at once"
     placing = table(["Pray and Fast", "Porch"], step="place")
     placing = act(placing, 0, {"type": "play", "card": "Pray and Fast"})
     assert GAME.legal_moves(placing, 0) == [{"type": "skip_build"}]
@@ -881,16 +942,18 @@ def test_priest_or_altar_laid_down_opens_the_window_only_while_an_offering_may_f
     of the turn an Instant Offering may still follow (they "may be played at any time"), so the
     opponent's instant window opens; after a Grain Offering evil instants have no effect, so
     none opens."""
-    state = table(["Altar"], ["Unclean"], step="military")
+    state = table(["Altar", "Israelite Army"], ["Unclean", "Evil Priest"], step="defend")
+    state["armies"][0] = [[2, 2]]
     state["play"][0]["priest"] = True
     state = act(state, 0, {"type": "play", "card": "Altar"})
     assert state["step"] == "instant" and state["actor"] == 1
     state = act(state, 1, {"type": "evil", "card": "Unclean"})
     state = act(state, 1, {"type": "pass"})
-    assert state["step"] == "military" and state["actor"] == 0
+    assert state["step"] == "defend" and state["actor"] == 0
     for step in ("place", "discard"):
         late = table(["Altar", "Porch"], ["Unclean"], step=step)
         late["play"][0]["priest"] = True
+        late["structures"][0] = ["Porch"] if step == "discard" else []
         late = act(late, 0, {"type": "play", "card": "Altar"})
         assert late["step"] == "instant" and late["actor"] == 1
         assert act(late, 1, {"type": "pass"})["step"] == step
@@ -903,17 +966,15 @@ def test_priest_or_altar_laid_down_opens_the_window_only_while_an_offering_may_f
 
 def test_unanswered_sin_stops_the_build() -> None:
     state = table(["Porch"], ["Doubt"], step="build")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
-    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "window opens without an answer"
-    state = act(state, 0, {"type": "pass"})
-    assert state["step"] == "discard" and state["structures"][0] == []
+    assert state["step"] == "discard" and state["structures"][0] == [], "no answer: it stands"
 
 
 def test_loss_of_heart_cannot_be_atoned() -> None:
     state = table(["Porch", "Burnt Offering"], ["Loss of Heart"], step="build")
     state["play"][0].update(priest=True, altar=True)
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Loss of Heart"})
     assert state["step"] == "discard" and state["actor"] == 0
 
@@ -922,15 +983,14 @@ def test_blemished_animal_negates_the_burnt_offering() -> None:
     state = table(["Porch", "Burnt Offering"], ["Doubt", "Blemished Animal"], step="build")
     state["play"][0].update(priest=True, altar=True)
     for seat, move in (
-        (0, {"type": "announce"}),
+        (0, {"type": "announce", "card": "Porch"}),
         (1, {"type": "sin", "card": "Doubt"}),
         (0, {"type": "burnt"}),
         (1, {"type": "blemish"}),
     ):
         state = act(state, seat, move)
-    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "no second sacrifice to offer"
-    state = act(state, 0, {"type": "pass"})
-    assert state["step"] == "discard" and state["structures"][0] == []
+    assert state["step"] == "discard", "no second sacrifice to offer: the Sin stands"
+    assert state["structures"][0] == []
 
 
 @pytest.mark.parametrize("spoiler", ["Bad Offering", "Blemished Animal"])
@@ -942,7 +1002,7 @@ def test_a_negated_burnt_offering_may_be_followed_by_another_sacrifice(spoiler: 
     hand = ["Porch", "Burnt Offering", "Burnt Offering"]
     state = table(hand, ["Doubt", "Blemished Animal"], step="build")
     state["play"][0].update(priest=True, altar=True, bad_offering=spoiler == "Bad Offering")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
     state = act(state, 0, {"type": "burnt"})
     if spoiler == "Blemished Animal":
@@ -950,8 +1010,8 @@ def test_a_negated_burnt_offering_may_be_followed_by_another_sacrifice(spoiler: 
     assert state["step"] == "answer" and state["actor"] == 0
     assert "place" not in kinds(state, 0), "the Sin still stands"
     state = act(state, 0, {"type": "burnt"})
-    state = act(state, 1, {"type": "pass"})
-    state = act(state, 0, {"type": "place", "card": "Porch"})
+    if spoiler == "Bad Offering":  # the Blemished Animal is still held: its window opens
+        state = act(state, 1, {"type": "pass"})
     assert state["structures"][0] == ["Porch"] and state["discard"][0].count("Burnt Offering") == 2
 
 
@@ -964,14 +1024,17 @@ def test_blemished_animal_answers_peace_and_guilt_offerings_too() -> None:
     state = act(state, 1, {"type": "blemish"})
     assert state["step"] == "main" and state["actor"] == 0 and state["offering"] is None
     assert state["hand"][0] == ["Guilt Offering", "Levite"], "the Peace Offering did nothing"
+    state["hand"][1].append("Blemished Animal")
+    state["deck"][1].remove("Blemished Animal")
     state = act(state, 0, {"type": "offer", "card": "Guilt Offering"})
-    assert GAME.legal_moves(state, 1) == [{"type": "pass"}], "window opens without an answer"
+    assert state["step"] == "blemish" and state["offering"] == "Guilt Offering"
     state = act(state, 1, {"type": "pass"})
-    assert state["step"] == "main" and len(state["hand"][0]) == HAND, "Guilt redraws eight"
+    drawn = len(state["hand"][0]) + (state["play"][0]["scapegoat"] is not None)
+    assert state["actor"] == 0 and drawn == HAND, "Guilt redraws eight"
 
 
 def test_grain_offering_is_no_animal_and_opens_no_blemish_window() -> None:
-    state = table(["Grain Offering"], ["Blemished Animal"])
+    state = table(["Grain Offering", "Levite"], ["Blemished Animal"])
     state["play"][0].update(priest=True, altar=True)
     state = act(state, 0, {"type": "offer", "card": "Grain Offering"})
     assert state["step"] == "main" and state["actor"] == 0 and state["grain"]
@@ -980,7 +1043,7 @@ def test_grain_offering_is_no_animal_and_opens_no_blemish_window() -> None:
 def test_unclean_in_the_sin_window_stops_the_burnt_offering() -> None:
     state = table(["Porch", "Burnt Offering"], ["Doubt", "Unclean"], step="build")
     state["play"][0].update(priest=True, altar=True)
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "evil", "card": "Unclean"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
     assert "burnt" not in kinds(state, 0)
@@ -989,17 +1052,32 @@ def test_unclean_in_the_sin_window_stops_the_burnt_offering() -> None:
 def test_scapegoat_negates_a_sin_with_a_priest() -> None:
     state = table(["Porch"], ["Arrogance"], step="build")
     state["play"][0].update(priest=True, scapegoat="active")
-    state = act(state, 0, {"type": "announce"})
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Arrogance"})
     state = act(state, 0, {"type": "scapegoat"})
-    assert state["step"] == "place" and state["play"][0]["scapegoat"] is None
+    assert state["structures"][0] == ["Porch"] and state["play"][0]["scapegoat"] is None
+
+
+def test_an_unclean_priest_cannot_send_the_scapegoat_away() -> None:
+    """Book: "Unclean disables the Priest (good), making him unable to offer up ANY sacrifice for
+    the current [turn]" and the Scapegoat: "A Priest (good) must be in play to use the
+    Scapegoat." A disabled Priest is not a Priest in play."""
+    state = table(["Porch", "Levite"], ["Arrogance", "Unclean"], step="build")
+    state["play"][0].update(priest=True, scapegoat="active")
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
+    state = act(state, 1, {"type": "evil", "card": "Unclean"})
+    state = act(state, 1, {"type": "sin", "card": "Arrogance"})
+    assert state["step"] == "discard", "no answer left: the Sin stands at once"
+    assert state["play"][0]["scapegoat"] == "active" and state["structures"][0] == []
+    state.update(step="answer", actor=0, sin="Arrogance")
+    assert "scapegoat" not in kinds(state, 0)
 
 
 def test_grain_offering_keeps_sin_away() -> None:
     state = table(["Porch"], ["Doubt"], step="build")
     state["grain"] = True
-    state = act(state, 0, {"type": "announce"})
-    assert state["step"] == "place" and state["actor"] == 0
+    state = act(state, 0, {"type": "announce", "card": "Porch"})
+    assert state["structures"][0] == ["Porch"] and state["step"] == "discard"
 
 
 def test_furnishing_needs_its_structure_and_cooperation_places_two() -> None:

@@ -19,12 +19,14 @@ from games.temple_of_five.data import (
     special_tiles,
 )
 from games.temple_of_five.rules import TempleOfFive, TempleOfFiveOptions, majority
-from tests.games.playout import play_random, step
+from tests.games.playout import play_random, random_move, start, step
 
 GAME = TempleOfFive()
 
 
-def fresh(players: int = 2, **options: bool) -> dict[str, Any]:
+def fresh(players: int = 2, **options: Any) -> dict[str, Any]:
+    """A new match; seat 1 holds the first player token unless the options say otherwise."""
+    options.setdefault("first_player", "seat 1")
     return GAME.setup(players, TempleOfFiveOptions(**options), Random(3))
 
 
@@ -266,6 +268,13 @@ def card(god: str, numbers: list[int], priests: list[int | None]) -> dict[str, A
     return {**found, "priests": list(priests)}
 
 
+def busy(state: dict[str, Any], *seats: int) -> None:
+    """These seats hold a bonus piece, so their priest turns wait for them (a seat with nothing
+    but "pass" to do passes by itself)."""
+    for seat in seats:
+        state["seats"][seat]["reserve"] = [{"size": 2, "colour": "green"}]
+
+
 def my_priest_turn(state: dict[str, Any], seat: int, printed: dict[str, str]) -> None:
     """Seat starts its priest step on a board that shows only `printed` decorations."""
     priest_turn(state, seat, "red", 0)
@@ -384,6 +393,7 @@ def test_the_first_player_token_passes_clockwise_after_each_round() -> None:
     state = fresh(3)
     priest_turn(state, 1, "red", 0)
     state["first"], state["seats"][1]["pending"] = 1, None
+    busy(state, 0, 1, 2)
     for seat in (1, 2, 0):
         assert GAME.to_act(state) == {seat}
         state, _ = GAME.apply(state, seat, {"type": "pass"}, Random(0))
@@ -478,21 +488,43 @@ def test_filling_the_last_cell_and_losing_the_tie_draws_a_two_space_piece() -> N
 # -- bonus decorations -------------------------------------------------------------------------
 
 
-def test_bonus_pieces_go_on_empty_board_spaces_not_yet_built() -> None:
-    """"The empty spaces of the board or the pyramid (spaces without decorations)"."""
+def test_bonus_pieces_go_only_on_empty_spaces_never_on_a_slot_still_to_be_built() -> None:
+    """"Place it on the empty spaces of the board or the pyramid (i. e. spaces without
+    decorations)", and the FAQ: "Can I retrieve the priests from my pyramid using bonus
+    decorations? - It's not possible since the decorations must only be placed on the empty
+    spaces of the pyramid which cannot contain priests." A piece on a slot not built yet would
+    carry a priest that the slot's tile later sends home: so the ring and built tiles only."""
     state = fresh(2)
     state["phase"] = "build"
     for data in state["seats"]:
         data["hand"] = []
     me = state["seats"][0]
     me["placing"] = [["red", None, None, None]]
+    me["tiles"] = [{"level": 1, "slot": 4, "faces": ["red", None, None, None]}]
     me["reserve"] = [{"size": 2, "colour": "blue"}]
-    move = {"type": "bonus", "piece": 0, "cells": [[2, 2], [3, 2]]}
-    assert move in GAME.legal_moves(state, 0)
-    state, _ = GAME.apply(state, 0, move, Random(0))
-    assert board.top(state["seats"][0])[(2, 2)] == (0, "blue")
-    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 0, "rot": 0}, Random(0))
-    assert board.top(state["seats"][0])[(2, 2)] == (1, None), "a tile covers the piece"
+    cells = [m["cells"] for m in GAME.legal_moves(state, 0) if m["type"] == "bonus"]
+    assert [[2, 2], [3, 2]] not in cells, "slot 1 of level 1 is not built yet"
+    assert not any(c in spaces(1) - {(3, 3), (4, 3), (4, 4), (3, 4)}
+                   for move in cells for c in map(tuple, move))
+    assert [[4, 3], [4, 4]] in cells, "the built tile's empty spaces take a piece"
+    assert [[0, 3], [0, 4]] in cells, "so does the board's ring"
+    state, _ = GAME.apply(state, 0, {"type": "bonus", "piece": 0, "cells": [[4, 3], [4, 4]]},
+                          Random(0))
+    assert board.top(state["seats"][0])[(4, 4)] == (1, "blue")
+
+
+def test_no_priest_comes_home_on_level_one() -> None:
+    """The FAQ's "Can I retrieve the priests from my pyramid using bonus decorations? - It's not
+    possible", played out: in random level-1 rounds (bonus pieces go down often) a priest put on
+    the pyramid stays there, as nothing but a level-2 tile may cover it."""
+    for seed in range(17):  # with pieces allowed on unbuilt slots, 4 of these games fail
+        play = start(GAME, 3, TempleOfFiveOptions(), f"faq:{seed}")
+        chooser = Random(seed)
+        while ROUNDS[play.state["round"]][0] == 1:
+            stood = [{tuple(p) for p in data["chains"]} for data in play.state["seats"]]
+            step(play, *random_move(play, chooser))
+            for before, data in zip(stood, play.state["seats"], strict=True):
+                assert before <= {tuple(p) for p in data["chains"]}
 
 
 def test_bonus_pieces_never_span_two_levels() -> None:
@@ -520,8 +552,9 @@ def test_a_bonus_drawn_with_the_last_chain_may_still_go_down_that_turn() -> None
     state["open"]["white"] = white_example_card()
     priest_turn(state, 0, "red", 5)
     state["seats"][0]["used"] = 2
+    busy(state, 1)
     state, _ = GAME.apply(state, 0, {"type": "occupy", "card": "white", "cells": [0]}, Random(0))
-    assert state["turn"] == 0 and state["seats"][0]["reserve"]
+    assert state["turn"] == 0 and len(state["seats"][0]["reserve"]) == 1
     legal = GAME.legal_moves(state, 0)
     assert {m["type"] for m in legal} == {"bonus", "pass"}
     state, _ = GAME.apply(state, 0, next(m for m in legal if m["type"] == "bonus"), Random(0))
@@ -683,6 +716,7 @@ def test_one_may_use_a_single_chain_or_skip_the_step() -> None:
     chains at all if you want to save the priests for later." """
     state = fresh(2)
     my_priest_turn(state, 0, THREE_RED_CHAINS)
+    busy(state, 1)
     assert {"type": "pass"} in GAME.legal_moves(state, 0)
     skipped, _ = GAME.apply(state, 0, {"type": "pass"}, Random(0))
     assert skipped["turn"] == 1 and skipped["seats"][0]["priests"] == 10
@@ -754,6 +788,7 @@ def test_priests_stay_on_boards_and_cards_into_the_second_level() -> None:
     my_priest_turn(state, 0, {"0,1": "red", "0,2": "red"})
     me = state["seats"][0]
     me["chains"], me["priests"] = [[0, 1]], 8
+    busy(state, 1)
     for seat in (0, 1):
         state, _ = GAME.apply(state, seat, {"type": "pass"}, Random(0))
     assert (state["phase"], GAME.view(state, 0)["level"]) == ("draft", 2)
@@ -783,6 +818,7 @@ def test_the_game_ends_after_the_priests_of_the_third_level() -> None:
     state = fresh(3)
     state["round"], state["first"] = 5, 1
     my_priest_turn(state, 1, {})
+    busy(state, 0, 1, 2)
     for seat in (1, 2):
         state, _ = GAME.apply(state, seat, {"type": "pass"}, Random(0))
         assert GAME.outcome(state) is None
@@ -832,3 +868,154 @@ def test_variant_combinations_keep_the_protocol(players: int) -> None:
     ]):
         play = _play_checked(GAME, players, TempleOfFiveOptions(**variant), f"combo:{players}:{n}")
         assert GAME.outcome(play.state) is not None
+
+
+# -- what others see of a bonus piece, who starts, the running score, take-backs --------------
+
+
+def test_a_placed_bonus_piece_tells_others_nothing_of_the_hidden_reserve() -> None:
+    """"Claim a random bonus decoration … Do not show it to your opponents!" Two reserves that
+    differ only in what others cannot see (the order of the pieces) place the same blue piece
+    with different `piece` indices: every other seat and a spectator see the same log line,
+    the same events and the same board."""
+    seen = []
+    for reserve in ([{"size": 2, "colour": "red"}, {"size": 2, "colour": "blue"}],
+                    [{"size": 2, "colour": "blue"}, {"size": 2, "colour": "red"}]):
+        state = fresh(3)
+        state["seats"][0]["reserve"] = reserve
+        move = next(m for m in GAME.legal_moves(state, 0) if m["type"] == "bonus"
+                    and reserve[m["piece"]]["colour"] == "blue" and m["cells"] == [[0, 3], [0, 4]])
+        after, events = GAME.apply(state, 0, move, Random(0))
+        seen.append([(GAME.redact_move(move, 0, viewer),
+                      [e.text for e in events if e.visible_to(viewer)], GAME.view(after, viewer))
+                     for viewer in (None, 1, 2)])
+        assert GAME.redact_move(move, 0, 0) == move, "the mover sees its own move whole"
+    assert seen[0] == seen[1]
+    assert seen[0][0][0] == {"type": "bonus", "cells": [[0, 3], [0, 4]]}
+
+
+def test_the_table_chooses_the_first_player() -> None:
+    """"The player who last saw a pyramid takes the first player token": the host names the
+    seat (a room option), or the seed draws one."""
+    for seat in range(3):
+        state = GAME.setup(3, TempleOfFiveOptions(first_player=f"seat {seat + 1}"), Random(3))
+        assert state["first"] == seat and GAME.view(state, None)["first"] == seat
+    drawn = {GAME.setup(4, TempleOfFiveOptions(), Random(seed))["first"] for seed in range(40)}
+    assert drawn == {0, 1, 2, 3}, "random by default, from the setup's rng"
+    with pytest.raises(IllegalMove):
+        GAME.setup(2, TempleOfFiveOptions(first_player="seat 3"), Random(3))
+    same = [GAME.setup(2, TempleOfFiveOptions(first_player=f"seat {s}"), Random(3)) for s in (1, 2)]
+    assert same[0]["deck"] == same[1]["deck"], "the choice does not change the tiles dealt"
+
+
+def test_the_first_player_starts_the_priest_turns() -> None:
+    """"In this step, the player with the first player token takes turn first.\""""
+    state = fresh(3, first_player="seat 3")
+    state["phase"] = "build"
+    for data in state["seats"]:
+        data["hand"], data["placing"] = [], []
+    state["seats"][0]["placing"] = [["red", None, None, None]]
+    busy(state, 0, 1, 2)
+    state, _ = GAME.apply(state, 0, {"type": "place", "tile": 0, "slot": 0, "rot": 0}, Random(0))
+    assert GAME.to_act(state) == {2}
+
+
+def test_options_explain_themselves_in_the_lobby() -> None:
+    schema = TempleOfFiveOptions.model_json_schema()["properties"]
+    for name, spec in schema.items():
+        assert len(spec.get("description", "")) > len(name) + 20, name
+    assert schema["first_player"]["enum"][0] == "random"
+
+
+def test_the_view_carries_a_running_score() -> None:
+    """Scoring counts "your completed blessing cards (the large number)", "your unfinished
+    cards (the small number)" by majority and "1 point for each bonus decoration remaining in
+    your reserve": the view gives each seat that count now, not only at the end."""
+    state = fresh(3)
+    assert GAME.view(state, None)["scores"] == [0, 0, 0]
+    won = blessing_deck("blue")[2]
+    state["seats"][0]["won"] = [{k: won[k] for k in ("id", "god", "big", "small")}]
+    state["open"]["red"] = card("red", [4, 3, 2], [1, 1, None])
+    state["seats"][2]["reserve"] = [{"size": 2, "colour": "red"}, {"size": 3, "colour": "red"}]
+    red = state["open"]["red"]["small"]
+    for viewer in (None, 0, 1, 2):
+        assert GAME.view(state, viewer)["scores"] == [won["big"], red, 2]
+
+
+def test_the_running_score_leaves_out_goal_sides_still_secret() -> None:
+    state = fresh(2, ultimate_goal=True)
+    state, _ = GAME.apply(state, 0, {"type": "goal", "side": "A"}, Random(0))
+    state["seats"][0]["priests"] = 10
+    state["seats"][1]["priests"] = 3
+    assert GAME.view(state, 1)["scores"] == [0, 0], "seat 1 must not learn seat 0's side"
+    state, _ = GAME.apply(state, 1, {"type": "goal", "side": "B"}, Random(0))
+    assert GAME.view(state, 1)["scores"][0] == 3, "most priests in reserve, side A: 3"
+
+
+def test_a_seat_with_nothing_to_do_passes_its_priest_turn_by_itself() -> None:
+    """"You may use just one chain or skip this step entirely": with no chain to use and no
+    bonus piece to lay, skipping is the only choice, so nobody has to click it."""
+    state = fresh(3)
+    my_priest_turn(state, 0, THREE_RED_CHAINS)
+    state["open"]["white"] = white_example_card()
+    busy(state, 2)
+    state, events = GAME.apply(state, 0, {"type": "pass"}, Random(0))
+    assert state["turn"] == 2 and GAME.to_act(state) == {2}
+    assert any("Seat 2 has no chain to use" in e.text for e in events)
+
+
+def test_take_backs_only_for_steps_that_show_and_draw_nothing() -> None:
+    """RULES.md "Taking a step back": a tile placed on levels 1-2, a chain chosen, priests that
+    complete nothing, a draft choice that ends nothing, a goal side while others still choose."""
+    state = fresh(2)
+    keep = {"type": "assign", "tile": 0, "to": "keep"}
+    assert GAME.undoable(state, 0, keep)
+    state, _ = GAME.apply(state, 0, keep, Random(0))
+    last = GAME.legal_moves(state, 1)[0]
+    assert not GAME.undoable(state, 1, last), "the last choice ends the exchange: tiles move"
+    bird = fresh(3, bird_in_hand=True)
+    assert not GAME.undoable(bird, 0, keep), "a bird in the hand: it shows the next tile"
+    bird, _ = GAME.apply(bird, 0, keep, Random(0))
+    assert GAME.undoable(bird, 0, {"type": "assign", "tile": 0, "to": "left"}), (
+        "the third tile goes right by itself: nothing new is shown")
+
+    build = fresh(2)
+    build["phase"] = "build"
+    for data in build["seats"]:
+        data["hand"], data["placing"] = [], [["red", None, None, None]]
+    place = {"type": "place", "tile": 0, "slot": 0, "rot": 0}
+    assert GAME.undoable(build, 0, place), "seat 1 still builds: the step goes on"
+    build["seats"][1]["placing"] = []
+    assert not GAME.undoable(build, 0, place), "the last tile starts the priest step"
+    build["round"], build["seats"][1]["placing"] = 5, [["red"] * 4]
+    build["seats"][0]["placing"] = [{"faces": ["red"] * 4, "effect": None}]
+    assert not GAME.undoable(build, 0, place), "a special tile face up could have gone face down"
+    assert GAME.undoable(build, 0, {"type": "blank", "tile": 0})
+
+    state = fresh(2)
+    for god in state["open"]:
+        state["open"][god] = card(god, [4, 3, 2], [None, None, None])
+    my_priest_turn(state, 0, THREE_RED_CHAINS)
+    busy(state, 1)
+    chain = {"type": "chain", "x": 0, "y": 1}
+    assert GAME.undoable(state, 0, chain)
+    assert not GAME.undoable(state, 0, {"type": "pass"})
+    state, _ = GAME.apply(state, 0, chain, Random(0))
+    assert GAME.undoable(state, 0, {"type": "occupy", "card": "red", "cells": [2]})
+    assert not GAME.undoable(state, 0, {"type": "occupy", "card": "red", "cells": [0]}), (
+        "a single priest on the ◇3 cell draws a hidden piece")
+    state["seats"][0]["reserve"] = [{"size": 2, "colour": "blue"}]
+    piece = next(m for m in GAME.legal_moves(busy_turn(state), 0) if m["type"] == "bonus")
+    assert not GAME.undoable(busy_turn(state), 0, piece), "it shows a hidden piece"
+
+    goals = fresh(2, ultimate_goal=True)
+    assert GAME.undoable(goals, 0, {"type": "goal", "side": "A"})
+    goals, _ = GAME.apply(goals, 0, {"type": "goal", "side": "A"}, Random(0))
+    assert not GAME.undoable(goals, 1, {"type": "goal", "side": "B"}), "it opens both sides"
+
+
+def busy_turn(state: dict[str, Any]) -> dict[str, Any]:
+    """The same priest turn with no chain waiting, so bonus pieces may go down."""
+    state = {**state, "seats": [dict(data) for data in state["seats"]]}
+    state["seats"][0]["pending"] = None
+    return state

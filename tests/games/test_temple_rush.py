@@ -120,6 +120,18 @@ PASS = {"type": "pass"}
 # -- components --------------------------------------------------------------------------------
 
 
+def test_a_bigger_temple_is_never_worth_less():
+    """Book: "The cards have different point values, depending on the size of the temples."
+    Over every pair of the 32 temple cards (the lightning card is no temple)."""
+    cells = [SHAPE_MASKS[card].bit_count() for card in range(32)]
+    wrong = [(a, b) for a in range(32) for b in range(32)
+             if cells[a] > cells[b] and value(a) < value(b)]
+    assert wrong == []
+    bands = {colour(first): (min(cells[first:first + 8]), max(cells[first:first + 8]))
+             for first in range(0, 32, 8)}
+    assert bands == {"green": (7, 10), "blue": (10, 12), "red": (12, 16), "brown": (16, 20)}
+
+
 def test_thirty_two_cards_four_colours_of_eight_with_book_values():
     assert len(SILHOUETTES) == 32
     assert [colour(c) for c in range(0, 32, 8)] == list(COLOURS)
@@ -455,7 +467,7 @@ def test_the_bonus_block_is_the_players_choice():
 def test_a_building_mistake_is_corrected_by_exchanging_one_block_for_one_from_the_supply():
     """Book: "use their turn to correct the build by exchanging one incorrect building block
     with one correct building block from the player's supply ... does not draw any additional
-    blocks in that round"."""
+    blocks in that round". (A mistake no single exchange corrects: any replacement.)"""
     state = build(table(dice=(4, 4)), 0, 0, blk(2, 1, 0), blk(1, 2, 1))
     state["seats"][0]["supply"].remove(12)  # two 1x4 left in the supply
     move = {"type": "exchange", "zone": 0, "block": 3}
@@ -473,6 +485,33 @@ def test_a_building_mistake_is_corrected_by_exchanging_one_block_for_one_from_th
     player = state["seats"][0]
     assert sorted(b["size"] for b in player["zones"][0]) == [1, 4]
     assert sorted(player["supply"]) == sorted(set(range(13)) - {0, 10, 12}), "one out, one in"
+
+
+def test_an_exchange_is_offered_only_for_a_temple_built_wrong():
+    """Book: "If players discover that a temple has been built incorrectly, they may use their
+    turn to correct the build by exchanging one incorrect building block with one correct
+    building block from the player's supply." A build that can still become the card's temple
+    in one piece is not incorrect: no exchange, so no way around placing the die's block."""
+    right = build(table(dice=(4, 4)), 0, 0, blk(3, 0, 0))
+    assert "exchange" not in kinds_of(right, 0)
+    with pytest.raises(IllegalMove):
+        GAME.apply(right, 0, {"type": "exchange", "zone": 0, "block": 7}, Random(0))
+    # A 1x4 from column 1 leaves column 5 of SMALL's bottom layer alone: nothing can reach it.
+    wrong = build(table(dice=(4, 4)), 0, 0, blk(4, 0, 0))
+    assert [m for m in GAME.legal_moves(wrong, 0) if m["type"] == "exchange"] == [
+        {"type": "exchange", "zone": 0, "block": 10}]
+    wrong = play(wrong, (0, {"type": "exchange", "zone": 0, "block": 10}))
+    offered = GAME.legal_moves(wrong, 0)
+    assert place(0, 3, 0, 0) in offered and place(0, 2, 3, 0) in offered, "correct blocks"
+    assert place(0, 4, 1, 0) not in offered, "another wrong block is no correction"
+    assert place(0, 1, 4, 0) not in offered
+
+
+def test_a_mistake_no_single_exchange_corrects_may_still_be_worked_on():
+    """Two wrong blocks (the 1x2 cuts off column 1, the 1x1 on top splits the top layer): no
+    one exchange makes SMALL buildable, so each block may be exchanged, one a turn."""
+    state = build(table(), 0, 0, blk(2, 1, 0), blk(1, 2, 1))
+    assert {m["block"] for m in GAME.legal_moves(state, 0) if m["type"] == "exchange"} == {0, 3}
 
 
 def test_no_block_is_simply_taken_back():
@@ -607,19 +646,50 @@ def test_blocks_that_cannot_go_into_the_new_temple_go_home():
         "nothing fits: everything goes home at once")
 
 
-def test_rebuilt_blocks_may_complete_the_new_temple():
-    state = table(dice=(1, 1), holders=(TOWER, None))
-    state["seats"][1]["held"][0] = [3, 4, 10]  # test set-up: two 1x2 and a 1x4 held
-    for block_id in (3, 4, 10):
+def rebuilding(holders: tuple[int | None, ...], held: list[int], **options: Any) -> dict:
+    """Test set-up: the rebuild phase right after a card was won, seat 2 holding `held`."""
+    state = table(dice=(1, 1), holders=holders, **options)
+    state["phase"] = "rebuild"
+    state["done"] = ["place", "place"]
+    state["seats"][1]["held"][0] = list(held)
+    for block_id in held:
         state["seats"][1]["supply"].remove(block_id)
+    return state
+
+
+def test_the_others_rebuild_as_soon_as_the_card_is_won_before_the_next_dice():
+    """Book: "When a player wins a temple card, all other players with building blocks placed
+    in the same build zone as the just completed temple, may now rebuild their figure to match
+    the figure on the temple card that replaces it — or return the building blocks to their
+    supply." Now: when the card is won, not in the next round after its dice."""
+    state = finish_small(table(dice=(1, 1), deck=[TOWER + 4, 20, 21]), 0)
+    state = build(state, 1, 0, blk(4, 0, 0), blk(1, 2, 1))
+    state = play(state, (0, place(0, 1, 3, 1)), (1, PASS))
+    assert state["seats"][0]["cards"] == [SMALL] and state["holders"][0] == TOWER + 4
+    assert state["phase"] == "rebuild" and GAME.to_act(state) == {1}
+    assert state["round"] == 1 and state["dice"] == [1, 1], "no new dice before the rebuild"
+    assert GAME.view(state, 0)["phase"] == "rebuild"
+    assert GAME.legal_moves(state, 0) == [], "the winner waits"
+    state = play(state, (1, {"type": "return", "zone": 0}))
+    assert state["phase"] == "build" and state["round"] == 2 and GAME.to_act(state) == {0, 1}
+
+
+def test_rebuilt_blocks_may_complete_the_new_temple_and_the_round_still_comes():
+    """Book: "When a player's temple matches the temple on a card, the player shouts ... and
+    wins the card" — also a rebuilt one. Chosen (RULES.md): the rebuild comes before the dice,
+    so a rebuild that completes the new temple wins it at once and costs the seat nothing of the
+    next round: it still rolls and places its die's block."""
+    state = rebuilding((TOWER, None), [3, 4, 10], deck=[20, 21])  # two 1x2 and a 1x4 held
     state = play(state, (1, {"type": "rebuild", "zone": 0, "size": 4, "col": 0, "row": 0,
                              "dir": "flat"}),
                  (1, {"type": "rebuild", "zone": 0, "size": 2, "col": 1, "row": 1,
                       "dir": "upright"}),
                  (1, {"type": "rebuild", "zone": 0, "size": 2, "col": 2, "row": 1,
                       "dir": "upright"}))
-    assert [c["seat"] for c in state["completions"]] == [1]
-    assert 1 not in GAME.to_act(state), "completing ends the seat's round"
+    assert state["seats"][1]["cards"] == [TOWER], "won at once, when the rebuild completed it"
+    assert state["holders"][0] == 20
+    assert state["phase"] == "build" and state["round"] == 2
+    assert 1 in GAME.to_act(state) and "place" in kinds_of(state, 1), "the round is not lost"
 
 
 def test_an_empty_deck_leaves_the_holder_empty_and_the_last_card_ends_the_game():
@@ -641,9 +711,7 @@ def test_mortar_is_spent_when_its_zone_completes():
 
 
 def test_mortar_lets_rebuilt_blocks_lie_loose():
-    state = table(dice=(1, 1), holders=(TOWER, None))
-    state["seats"][1]["held"][0] = [0, 10]
-    state["seats"][1]["supply"] = [i for i in range(13) if i not in (0, 10)]
+    state = rebuilding((TOWER, None), [0, 10])
     first = {"type": "rebuild", "zone": 0, "size": 1, "col": 1, "row": 2, "dir": "flat"}
     loose = {"type": "rebuild", "zone": 0, "size": 4, "col": 0, "row": 0, "dir": "flat"}
     mortared = copy.deepcopy(state)
@@ -1265,3 +1333,52 @@ def test_uniformly_random_games_end(players):
     for n in range(10):
         state = play_random(GAME, players, TempleRushOptions(), f"end:{players}:{n}").state
         assert state["phase"] == "over"
+
+
+# -- the table's conventions: running score, take-back -----------------------------------------
+
+
+def test_the_view_carries_every_seats_running_score():
+    """The book's score (cards + tokens + bonus + unused powers), per seat, as `scores`."""
+    state = finish_small(table(dice=(1, 1), deck=[20, 21]), 0)
+    assert GAME.view(state, None)["scores"] == [3, 3], "three unused power tokens each"
+    state = play(state, (0, place(0, 1, 3, 1)), (1, PASS))
+    view = GAME.view(state, 1)
+    assert view["scores"] == [3 + 3 + 3, 3], "the card (3) and the banked 1x3 (3)"
+    assert view["scores"] == [s["score"]["total"] for s in view["seats"]]
+
+
+def test_a_placement_may_be_taken_back_while_the_round_goes_on():
+    """Undo: only a move that shows nobody anything new. A block goes down in plain view; the
+    last move of a round rolls the dice (and may turn cards), so it cannot be taken back."""
+    state = table(dice=(1, 1))
+    first = place(0, 1, 0, 0)
+    assert GAME.undoable(state, 0, first), "seat 2 still to act: the round goes on"
+    state = play(state, (0, first))
+    assert not GAME.undoable(state, 1, place(0, 1, 0, 0)), "the last one rolls the next dice"
+    assert not GAME.undoable(state, 1, place(0, 1, 9, 9)), "an illegal move is no move"
+
+
+def test_the_first_step_of_an_exchange_may_be_taken_back_but_not_a_race_win():
+    state = build(table(dice=(4, 4)), 0, 0, blk(4, 0, 0))
+    assert GAME.undoable(state, 0, {"type": "exchange", "zone": 0, "block": 10})
+    racing = table(dice=(1, 1), holders=(None, None), deck=[])
+    racing["phase"] = "lightning"
+    racing["lightning"] = {"card": TOWER, "holder": 0, "out": [False, False], "winner": None,
+                           "builds": [[], []]}
+    start = {"type": "race", "size": 4, "col": 0, "row": 0, "dir": "flat"}
+    assert GAME.undoable(racing, 0, start)
+    racing = play(racing, (0, start),
+                  (0, {"type": "race", "size": 2, "col": 1, "row": 1, "dir": "upright"}))
+    assert not GAME.undoable(racing, 0, {"type": "race", "size": 2, "col": 2, "row": 1,
+                                         "dir": "upright"}), "winning ends the race: a new card"
+
+
+def test_the_log_counts_columns_and_layers_from_one_like_the_buttons():
+    """One numbering for people: the buttons say 'column 1, layer 1' for (0, 0), so does the log."""
+    text = GAME.describe(place(0, 2, 0, 0, "upright"))
+    assert text == "placed a 1x2 block on end at column 1, layer 1 in zone 1"
+    _, events = GAME.apply(build(table(dice=(4, 4)), 0, 0, blk(4, 0, 0)), 0,
+                           {"type": "exchange", "zone": 0, "block": 10}, Random(0))
+    assert events[0].text == ("Seat 1 exchanges the 1x4 block flat at column 1, layer 1 of zone "
+                              "1: it goes back to the supply.")
