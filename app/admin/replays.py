@@ -12,7 +12,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.concurrency import run_in_threadpool
+
+from app.errors import ApiError
 from app.store.models import MoveRow, Room
+from app.table import rooms
 from games import REGISTRY, Event, Game
 from games.protocol import State, match_rng
 
@@ -78,3 +84,24 @@ def frames(room: Room, players: int, rows: Sequence[MoveRow], viewer: int | None
     except Exception as exc:  # a broken rule module: show what could be rebuilt
         error = f"The rules failed at version {len(out)}: {type(exc).__name__}: {exc}"
     return {"seat": viewer, "frames": out, "error": error}
+
+
+async def log_rows(session: AsyncSession, code: str, upto: int | None = None) -> list[MoveRow]:
+    """The room's move log in version order (up to and including `upto`)."""
+    query = select(MoveRow).where(MoveRow.room_code == code).order_by(MoveRow.version)
+    if upto is not None:
+        query = query.where(MoveRow.version <= upto)
+    return list(await session.scalars(query))
+
+
+async def replay_payload(session: AsyncSession, room: Room, seat: int | None,
+                         whole_log: bool) -> dict[str, Any]:
+    """Every frame of `room` as `seat` saw it, with the room (names, seats) for the renderer."""
+    if room.state is None:
+        raise ApiError(409, "not_started", "This game has not started: there is nothing to replay.")
+    seats = await rooms.seats_of(session, room.code)
+    if seat is not None and not 0 <= seat < len(seats):
+        raise ApiError(422, "bad_seat", f"This room has no seat {seat}.")
+    rows = await log_rows(session, room.code)
+    payload = await run_in_threadpool(frames, room, len(seats), rows, seat, whole_log)
+    return {"room": await rooms.room_payload(session, room), **payload}
