@@ -100,7 +100,7 @@ class Server:
              "--port", str(self.port), "--log-level", "warning", "--ws-max-size", str(WS_MAX_SIZE),
              "--http", "app.guard.deadlines:HeaderDeadline"],
             cwd=ROOT, env=self._env, stdout=self._log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 180  # a loaded machine can take a minute to import
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{self.log()}")
