@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 65_536
     # HTTP requests under way at once in one process (0: no limit); moves never wait for it.
     rest_concurrency: int = 16
+    # Of those, at most this many from one address (0: no cap); its others wait for its own.
+    rest_concurrency_per_address: int = 8
     # Abuse limits, per minute (0: off). Generous: a load test from one address stays under.
     players_per_minute_per_address: int = 12_000
     rooms_per_minute_per_player: int = 60
@@ -46,6 +48,8 @@ class Settings(BaseSettings):
     ws_idle_seconds: float = 120.0
     # Request headers must be complete this long after their first byte (app.guard.deadlines).
     header_timeout_seconds: float = 10.0
+    # A request body must be complete this long after its headers (0: no limit; guard/deadlines.py).
+    body_timeout_seconds: float = 20.0
     # A player token not renewed for this long stops working (0: tokens never expire).
     token_ttl_days: float = 30.0
     # Room expiry (expiry.py; 0: never): a waiting room untouched this long closes, a game with

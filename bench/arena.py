@@ -7,6 +7,9 @@ Policy A holds one seat (game n: seat n mod players), policy B every other seat;
 game is its share of the win (1, 1/k when k seats tie for first, 0). Printed: A's win rate with
 a 95% Wilson interval, and each policy's think time per decision (decisions with one legal move
 are not timed: `choose` returns them at once). Runs in this process: one worker.
+
+`--ips N` runs the searching levels untimed with a cap of N iterations per second of their
+budget (normal: N/2, hard: 2N): reproducible, and blind to how loaded the machine is.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def play_one(game_id: str, players: int, a: str, b: str, n: int, tally: Tally) -> float:
+def play_one(game_id: str, players: int, a: str, b: str, n: int, tally: Tally,
+             ips: int | None = None) -> float:
     """Play game `n`; A sits at seat n mod players. Returns A's share of the win."""
     game = REGISTRY[game_id]
     seed = f"arena:{game_id}:{players}:{n}"
@@ -60,8 +64,10 @@ def play_one(game_id: str, players: int, a: str, b: str, n: int, tally: Tally) -
         side = "a" if seat == a_seat else "b"
         legal = game.legal_moves(state, seat)
         started = time.perf_counter()
-        move = choose(game_id, state, seat, a if side == "a" else b, f"{seed}:{version}",
-                      players=players)
+        level = LEVELS[a if side == "a" else b]
+        cap = {} if ips is None else {"iterations": round(ips * level.seconds), "timed": False}
+        move = choose(game_id, state, seat, level.name, f"{seed}:{version}", players=players,
+                      **cap)
         if len(legal) > 1:
             tally.times[side].append(time.perf_counter() - started)
         version += 1
@@ -79,18 +85,23 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--first", type=int, default=0, help="index of the first game (seeds)")
+    parser.add_argument("--ips", type=int, default=None,
+                        help="searching levels run untimed, capped at this many iterations per "
+                             "second of their budget: figures a loaded machine cannot skew")
     args = parser.parse_args()
     game = REGISTRY[args.game]
     players = args.players or max(2, game.min_players)
     tally = Tally()
     started = time.perf_counter()
     for n in range(args.first, args.first + args.games):
-        tally.score += play_one(args.game, players, args.a, args.b, n, tally)
+        tally.score += play_one(args.game, players, args.a, args.b, n, tally, args.ips)
         tally.games += 1
         print(f"game {n}: A {tally.score:g}/{tally.games}", flush=True)
     low, high = wilson(tally.score, tally.games)
     against = "the Robot" if players == 1 else args.b
-    print(f"{args.game} {players}p: {args.a} vs {against}: A wins {tally.score:g}/{tally.games}"
+    mode = "" if args.ips is None else f" (untimed, {args.ips} iterations/s of budget)"
+    print(f"{args.game} {players}p: {args.a} vs {against}{mode}:"
+          f" A wins {tally.score:g}/{tally.games}"
           f" = {tally.score / tally.games:.0%} (95% CI {low:.0%}-{high:.0%});"
           f" {time.perf_counter() - started:.0f} s")
     for side, level in (("a", args.a), ("b", args.b)):

@@ -86,9 +86,9 @@ def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
     if level.kind == "greedy":
         det = determinise(game, state, seat, rng)
         values = one_ply_values(game, det, seat, legal, evaluation, rng, players)
-        best = max(values)
-        return rng.choice([move for move, value in zip(legal, values, strict=True)
-                           if value >= best - 1e-9])
+        scores = [value or 0.0 for value in values]  # never None: nothing stops greedy
+        return rng.choice([move for move, value in zip(legal, scores, strict=True)
+                           if value >= max(scores) - 1e-9])
     # The last iteration runs past the deadline: aim short of the budget to land within it.
     deadline = started + TIME_MARGIN * level.seconds if timed else None
     budget = Budget(iterations if iterations is not None else level.iterations, deadline)

@@ -30,7 +30,10 @@ from bots.evals import Evaluation
 from games.protocol import Game, Move, State
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
-PRIOR_SHARE = 0.3  # of the time left, at most what scoring the root's moves may take
+PRIOR_SHARE = 0.5  # of the time left, at most what scoring the root's moves may take
+FOLLOW_UPS = 6  # next steps tried when a root move leaves the seat to act again
+PRIOR_VISITS = 3  # playouts' worth of trust in a root move's one-ply value
+INFORMED_DRAWS = 3  # unopened moves scored before one is opened below the root
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
 Key = tuple[int, bytes]
 
@@ -79,6 +82,8 @@ class Node:
     visits: int = 0
     available: int = 1
     totals: list[float] = field(default_factory=list)
+    bias: float = 0.0  # the root's one-ply value, counted as `bias_visits` playouts of it
+    bias_visits: int = 0
     children: dict[Key, Node] = field(default_factory=dict)
 
 
@@ -116,11 +121,13 @@ class Search:
         self.evaluation, self.rng, self.players = evaluation, rng, players
         self.root = Node(totals=[0.0] * players)
         self.root_keys: list[Key] = []
+        self.root_priors: list[float] = []
 
     def run(self, legal: list[Move], budget: Budget) -> Move:
         priors = self._root_priors(legal, budget)
         order = sorted(range(len(legal)), key=lambda i: -priors[i])
         ranked = [legal[i] for i in order]
+        self.root_priors = [priors[i] for i in order]
         self.root_keys = [(self.seat, move_key(m)) for m in ranked]
         started = time.perf_counter()
         for done in range(budget.iterations):
@@ -165,7 +172,12 @@ class Search:
                 keys = [(mover, move_key(m)) for m in moves]
             child, index = self._select(node, keys, mover, widen=node is self.root)
             if child is None:
+                if node is not self.root:
+                    index = self._informed(state, mover, moves, keys, node)
                 child = Node(move=moves[index], totals=[0.0] * self.players)
+                if node is self.root and self.evaluation.priors:
+                    child.bias_visits = PRIOR_VISITS
+                    child.bias = PRIOR_VISITS * self.root_priors[index]
                 node.children[keys[index]] = child
                 expanded = True
             state, _ = game.apply(state, mover, moves[index], self.rng)
@@ -177,6 +189,22 @@ class Search:
             totals = visited.totals
             for s in range(self.players):
                 totals[s] += rewards[s]
+
+    def _informed(self, state: State, mover: int, moves: list[Move], keys: list[Key],
+                  node: Node) -> int:
+        """Which new move to open below the root: the best one-ply value among a few unopened
+        ones drawn at random (uniform when the game has no evaluation).
+
+        A move that takes several steps (pick a chain, then its cells) would otherwise be
+        judged by random second steps until every one of them was tried.
+        """
+        unopened = [i for i, key in enumerate(keys) if key not in node.children]
+        if not self.evaluation.priors or len(unopened) == 1:
+            return self.rng.choice(unopened)
+        drawn = self.rng.sample(unopened, min(INFORMED_DRAWS, len(unopened)))
+        values = one_ply_values(self.game, state, mover, [moves[i] for i in drawn],
+                                self.evaluation, self.rng, self.players)
+        return drawn[max(range(len(drawn)), key=lambda i: values[i] or 0.0)]
 
     def _select(self, node: Node, keys: list[Key], mover: int,
                 widen: bool) -> tuple[Node | None, int]:
@@ -197,7 +225,7 @@ class Search:
         for i, child in enumerate(found):
             assert child is not None
             child.available += 1
-            mean = child.totals[mover] / child.visits
+            mean = (child.totals[mover] + child.bias) / (child.visits + child.bias_visits)
             score = mean + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_index, best_score = child, i, score
@@ -218,7 +246,11 @@ class Search:
     # -- the root --------------------------------------------------------------------------------
 
     def _root_priors(self, legal: list[Move], budget: Budget) -> list[float]:
-        """Each root move's value after one ply on one determinisation (0.5 when unscored)."""
+        """Each root move's value after one ply on one determinisation.
+
+        Scored in a random order until PRIOR_SHARE of the time is gone; a move left unscored
+        ranks below every scored one (a losing position must not make it look good).
+        """
         if not self.evaluation.priors or len(legal) <= 2:
             return [0.5] * len(legal)
         det = determinise(self.game, self.state, self.seat, self.rng)
@@ -226,31 +258,55 @@ class Search:
         if budget.deadline is not None:
             cutoff = time.perf_counter() + PRIOR_SHARE * (budget.deadline - time.perf_counter())
             stop = lambda: time.perf_counter() >= cutoff  # noqa: E731
-        return one_ply_values(self.game, det, self.seat, legal, self.evaluation, self.rng,
-                              self.players, stop)
+        order = list(range(len(legal)))
+        self.rng.shuffle(order)
+        scored = one_ply_values(self.game, det, self.seat, [legal[i] for i in order],
+                                self.evaluation, self.rng, self.players, stop,
+                                follow=FOLLOW_UPS)
+        known = [v for v in scored if v is not None]
+        floor = min(known) - 1e-6 if known else 0.5
+        priors = [floor] * len(legal)
+        for i, value in zip(order, scored, strict=True):
+            if value is not None:
+                priors[i] = value
+        return priors
 
     def _best(self, ranked: list[Move]) -> Move:
         def score(i: int) -> tuple[int, float, int]:
             child = self.root.children.get((self.seat, move_key(ranked[i])))
             if child is None or not child.visits:
-                return (0, 0.0, -i)
-            return (child.visits, child.totals[self.seat] / child.visits, -i)
+                return (0, self.root_priors[i], -i)
+            n = child.visits + child.bias_visits
+            return (n, (child.totals[self.seat] + child.bias) / n, -i)
 
         return ranked[max(range(len(ranked)), key=score)]
 
 
 def one_ply_values(game: Game, state: State, seat: int, legal: list[Move],
                    evaluation: Evaluation, rng: Random, players: int,
-                   stop: Callable[[], bool] = lambda: False) -> list[float]:
-    """The seat's value after each of its moves, scored at once (what the greedy level plays)."""
-    values = []
+                   stop: Callable[[], bool] = lambda: False,
+                   follow: int = 0) -> list[float | None]:
+    """The seat's value after each of its moves, scored at once (what the greedy level plays);
+    None for the moves left once `stop()` said so.
+
+    With `follow`, a move after which the seat alone acts again (the first step of a longer
+    action: a chain picked, then its cells) is worth the best of up to `follow` next steps.
+    """
+    values: list[float | None] = []
     for move in legal:
         if stop():
-            values.append(0.5)
+            values.append(None)
             continue
         after, _ = game.apply(state, seat, move, rng)
-        if game.to_act(after):
-            values.append(evaluation.values(game, after, players)[seat])
-        else:
+        acting = game.to_act(after)
+        if not acting:
             values.append(terminal_rewards(game, after, players)[seat])
+        elif follow and acting == {seat}:
+            steps = game.legal_moves(after, seat)
+            steps = rng.sample(steps, min(follow, len(steps)))
+            then = one_ply_values(game, after, seat, steps, evaluation, rng, players, stop)
+            values.append(max((v for v in then if v is not None),
+                              default=evaluation.values(game, after, players)[seat]))
+        else:
+            values.append(evaluation.values(game, after, players)[seat])
     return values

@@ -18,6 +18,20 @@ export function handoverText(handover) {
   return `${who}'s seat was handed to a bot by the admin.`;
 }
 
+/** Who held `seat` when the move numbered `version` was made, read from the room's handovers
+ * (a handover at version N changes the holder for moves after N): `{name, bot}`, or null when
+ * the seat never changed hands (its holder now made every move). */
+export function heldAt(handovers, seat, version) {
+  const mine = (handovers || []).filter((o) => o.seat === seat).sort((a, b) => a.version - b.version);
+  if (!mine.length) return null;
+  const before = mine.filter((o) => o.version < version);
+  const last = before[before.length - 1];
+  // Before the first change the seat was held the other way round from what that change made.
+  const botHeld = last ? last.kind !== "back" : mine[0].kind === "back";
+  const person = (last || mine[0]).player.name;
+  return botHeld ? { name: `Bot for ${person}`, bot: true } : { name: person, bot: false };
+}
+
 export class AbsenceNotice {
   /** page: { room, me(), mySeat(), name(seat), roomAction(what, body, button), reclaim(button) } */
   constructor(page) {

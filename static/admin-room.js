@@ -1,6 +1,7 @@
 // One room in the admin console: its seats and connections, the full state, the move log with
 // a preview of any version, and the actions that unstick it (each asks first, each is audited).
 
+import { heldAt } from "./absence.js";
 import { adminApi } from "./admin-api.js";
 import { auditTable, confirmAction, jsonBlock, seatChips, seatName, timeCell } from "./admin-ui.js";
 import { h, plural, replace, toast } from "./ui.js";
@@ -92,6 +93,8 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
   function logCard(data) {
     const room = data.room;
     const name = (seat) => seatName(data.players[seat] || { seat });
+    // Who made the move: as recorded with it (`by`), else as the seat's handovers tell it.
+    const mover = (m) => (m.seat === null ? null : m.by || heldAt(room.handovers, m.seat, m.version));
     const rows = [{ version: 0, seat: null, text: "The game is dealt.", at: null }, ...data.log].reverse();
     return h("section", { class: "card", "data-testid": "log" },
       h("h2", {}, `Move log (${data.log.length})`),
@@ -101,7 +104,7 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
         h("tbody", {}, rows.map((m) => h("tr", { "data-testid": "log-row", "data-version": m.version,
                                                    class: page.preview?.version === m.version ? "picked" : "" },
           h("td", {}, m.version),
-          h("td", {}, m.seat === null ? "" : m.by?.name || name(m.seat), m.by?.bot ? h("span", { class: "tag bot" }, "bot") : null),
+          h("td", {}, m.seat === null ? "" : mover(m)?.name || name(m.seat), mover(m)?.bot ? h("span", { class: "tag bot" }, "bot") : null),
           h("td", {}, m.text, (m.client_id?.startsWith("~admin:") || m.client_id?.startsWith("admin:")) ? h("span", { class: "tag" }, "admin") : null),
           h("td", {}, m.at ? timeCell(m.at) : ""),
           h("td", {}, data.state === null ? null : h("div", { class: "row" },

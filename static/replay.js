@@ -3,6 +3,7 @@
 // replays any room that has started, at any version. `?seat=N&v=K` open a seat and a version.
 
 import { api, ApiError, me } from "./api.js";
+import { heldAt } from "./absence.js";
 import { adminApi, adminSession } from "./admin-api.js";
 import { loadRenderer } from "./renderers.js";
 import { h, replace, toast } from "./ui.js";
@@ -169,13 +170,15 @@ function draw() {
   replace(els.problem, page.data.error || "");
   drawBoard();
   const over = f.outcome;
-  // Who made this move, as the seat was held then (`by`, when the server recorded it).
-  const mover = f.seat === null ? null : f.by?.name || name(f.seat);
+  // Who made this move, as the seat was held then (`by` when the server recorded it, else the
+  // room's handovers).
+  const held = f.seat === null ? null : f.by || heldAt(page.data.room.handovers, f.seat, f.version);
+  const mover = f.seat === null ? null : held?.name || name(f.seat);
   const own = f.seat === null ? {} : { [f.seat]: mover };
   replace(els.move, h("h2", { class: "panel-title" }, f.version === 0 ? "The deal" : `Move ${f.version}`),
     f.seat === null ? h("p", {}, words(f.text)) : null,
     f.seat !== null ? h("p", { "data-testid": "replay-text" }, `${mover} ${words(f.text, own)}.`,
-      f.by?.bot ? h("span", { class: "tag bot" }, "bot") : null) : null,
+      held?.bot ? h("span", { class: "tag bot" }, "bot") : null) : null,
     f.events.length ? h("ul", { class: "replay-events", "data-testid": "replay-events" }, f.events.map((e) =>
       h("li", { class: e.to ? "private" : "" }, words(e.text, own), e.to ? h("span", { class: "tag" }, `only ${e.to.map(name).join(", ")}`) : null))) : null,
     over ? h("div", { "data-testid": "replay-outcome" }, h("h3", {}, over.winners.length ? `${over.winners.map(name).join(" and ")} win${over.winners.length > 1 ? "" : "s"}` : "Game over"),

@@ -2,7 +2,7 @@
 
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
-import { AbsenceNotice, handoverText } from "./absence.js";
+import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
 import { ChatPanel } from "./chat.js";
 import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
@@ -10,7 +10,7 @@ import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
 import { copyText, h, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
-const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; the "offline" event is at once
+const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
 const MOVE_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 10000;
 
@@ -34,6 +34,7 @@ class RoomPage {
     this.attempts = 0;
     this.pending = new Map();
     this.log = new Map();
+    this.myVersions = new Set(); // versions this page's own moves made (from their acks)
     this.local = {};
     this.disposed = false;
     this.timers = new Set();
@@ -71,7 +72,7 @@ class RoomPage {
     window.ziggurat = this.debugHandle();
     this.clockTicker = setInterval(() => {
       if (this.playersEl) tickClocks(this.playersEl);
-      if (this.bannerEl) { tickClocks(this.bannerEl); this.checkLowTime(); }
+      if (this.bannerEl) { tickClocks(this.bannerEl); this.checkLowTime(); this.measureSticky(); }
       this.absence?.tick();
     }, 1000);
   }
@@ -248,6 +249,7 @@ class RoomPage {
         if (this.conn === "checking") this.setConn("open"); // the socket still works
         break;
       case "ack":
+        if (message.version != null) this.myVersions.add(message.version); // for "your turn" signals
         this.settle(message.id, null);
         break;
       case "error":
@@ -265,6 +267,7 @@ class RoomPage {
     if (previous && message.version < previous.version) {
       // Rolled back by the admin: the later moves are gone, and the table is told so.
       for (const version of this.log.keys()) if (version > message.version) this.log.delete(version);
+      for (const version of this.myVersions) if (version > message.version) this.myVersions.delete(version);
       this.rolledBack = { from: previous.version, to: message.version };
       toast(`The game was rolled back to move ${message.version}.`, "info");
     }
@@ -277,7 +280,7 @@ class RoomPage {
     }
     if (previous && previous.status !== message.status) this.loadLog(true); // the log opened up
     else if (this.logGap()) this.loadLog(); // a move's own line is missing
-    this.signals.update(message);
+    this.signals.update(message, previous, this.myVersions);
     this.checkSeat();
     this.draw();
   }
@@ -604,8 +607,16 @@ class RoomPage {
     this.bannerEl.className = `banner ${kind}`;
     replace(this.bannerEl, h("span", { class: "banner-text" }, text), clock);
     this.checkLowTime();
-    // Sticky controls on phones sit just under the sticky banner, whatever its height.
-    document.documentElement.style.setProperty("--banner-h", `${this.bannerEl.offsetHeight || 40}px`);
+    this.measureSticky();
+  }
+
+  /** Sticky controls sit just under the sticky banner (and the banner, on a desktop, under the
+   * sticky header), whatever their heights: kept in --banner-h and --topbar-h. */
+  measureSticky() {
+    const style = document.documentElement.style;
+    style.setProperty("--banner-h", `${this.bannerEl.offsetHeight || 40}px`);
+    const top = this.topEl && getComputedStyle(this.topEl).position === "sticky" ? this.topEl.offsetHeight : 0;
+    style.setProperty("--topbar-h", `${top}px`);
   }
 
   /** The time left of the seat to act, in the sticky banner: mine if I am to act, else the
@@ -701,9 +712,9 @@ class RoomPage {
   }
 
   /** Who made a logged move: the name the server recorded with it (`by`, as the seat was held
-   * at that version), else the seat's holder now. */
+   * at that version), else as the room's handovers tell it, else the seat's holder now. */
   moverName(entry) {
-    return entry.by?.name || this.name(entry.seat);
+    return entry.by?.name || heldAt(this.room?.handovers, entry.seat, entry.version)?.name || this.name(entry.seat);
   }
 
   /** The lines of one logged move: its own line ("Bob kept a tile."), then its events, then a
@@ -740,7 +751,7 @@ class RoomPage {
       if (!entry) continue;
       const newest = version === last;
       this.entryLines(entry).forEach((t, i) => lines.push(h("li", {
-        class: [t.to ? "private" : "", newest ? "last" : ""].filter(Boolean).join(" ") || null,
+        class: [t.to ? "private" : "", newest ? "last" : "", t.own ? "" : "event"].filter(Boolean).join(" ") || null,
         "data-testid": "log-line", "data-version": version, "data-last": newest ? "true" : null,
         "data-to": t.to ? t.to.join(",") : null },
         i === 0 ? h("span", { class: "log-n" }, `${version}`) : h("span", { class: "log-n" }),

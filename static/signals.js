@@ -9,7 +9,6 @@ const NOTIFY = "ziggurat.notify";
 export class TurnSignals {
   constructor(title) {
     this.title = title;
-    this.last = null; // the previous state's seat and whether it had me to act
     this.audio = null;
     this.beeps = 0;
     this.warnings = 0;
@@ -57,13 +56,19 @@ export class TurnSignals {
     this.draw();
   }
 
-  /** Called with every `state` message: signals only when the turn comes to this seat from
+  /** Called with every `state` message (and the one before it, and the versions this page's
+   * own moves made, from their acks): signals only when the turn comes to this seat from
    * someone else — not while my own move awaits its answer, not between the steps of my own
-   * turn (the previous state already had me to act). */
-  update(state) {
-    const mine = state.status === "active" && state.seat !== null && (state.to_act || []).includes(state.seat);
-    const came = mine && !(this.last && this.last.seat === state.seat && this.last.mine);
-    this.last = { seat: state.seat, mine };
+   * turn. A push may skip versions: then the turn came back if someone moved after a move of
+   * mine; in a simultaneous step others moving while I still choose is no new turn. */
+  update(state, previous, myVersions) {
+    if (!toAct(state)) return;
+    let came = !toAct(previous) || previous.seat !== state.seat || state.version < previous.version;
+    let mineSeen = false;
+    for (let v = (previous?.version ?? 0) + 1; !came && v <= state.version; v += 1) {
+      if (myVersions.has(v)) mineSeen = true;
+      else if (mineSeen) came = true;
+    }
     if (!came) return;
     if (this.sound) this.beep();
     if (this.notify && document.visibilityState === "hidden") this.notification();
@@ -112,4 +117,9 @@ export class TurnSignals {
       console.warn("no notification", err);
     }
   }
+}
+
+/** Whether this `state` message has its own seat to act. */
+function toAct(state) {
+  return Boolean(state) && state.status === "active" && state.seat !== null && (state.to_act || []).includes(state.seat);
 }

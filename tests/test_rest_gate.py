@@ -25,9 +25,13 @@ class _App:
             self.running -= 1
 
 
+async def _no_body() -> dict[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
 async def _under_way(gate: RestGate, kinds: list[str]) -> list[asyncio.Task[None]]:
     """One call per scope type, each left to run until the app (or the gate) holds it."""
-    calls = [asyncio.create_task(gate({"type": kind}, None, None)) for kind in kinds]
+    calls = [asyncio.create_task(gate({"type": kind}, _no_body, None)) for kind in kinds]
     await asyncio.sleep(0.01)
     return calls
 

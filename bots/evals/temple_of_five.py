@@ -1,5 +1,8 @@
-"""Temple of Five: the scores every seat can read in the public view, plus the chains each seat
-could still use (a tile's worth shows only when priests go out, which the search seldom sees)."""
+"""Temple of Five: the scores every seat can read in the public view, plus the longest chains on
+each seat's board (a tile's worth shows only when priests go out, which a short search seldom
+sees). A chain holding the seat's priest still counts: picking a chain is the first step of
+using it, and a bonus that dropped at that step would teach the bot never to send priests.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +11,15 @@ from typing import Any
 from bots.evals import Evaluation, from_points
 from games.protocol import Game, State
 
-CHAIN_CELL = 0.35  # points per space of one of the two longest chains a seat may still use
+CHAIN_CELL = 0.25  # points per space of one of a seat's two longest chains
+LATER_CELL = 0.1  # points per space of its other chains (for later priest phases)
 USABLE = 2  # chains a seat may use per priest phase
 
 
-def _free_chains(seat: dict[str, Any]) -> list[int]:
-    """Lengths of the same-colour chains (2+ spaces side by side, seen from above) that hold
-    none of this seat's priests, longest first."""
+def _chains(seat: dict[str, Any]) -> list[int]:
+    """Lengths of the same-colour chains (2+ spaces side by side, seen from above), longest
+    first."""
     top = seat["top"]
-    taken = {tuple(p) for p in seat.get("chains") or ()}
     seen: set[tuple[int, int]] = set()
     lengths = []
     for y, row in enumerate(top):
@@ -33,16 +36,19 @@ def _free_chains(seat: dict[str, Any]) -> list[int]:
                             and (nx, ny) not in seen and top[ny][nx][1] == colour):
                         seen.add((nx, ny))
                         todo.append((nx, ny))
-            if len(chain) >= 2 and not taken.intersection(chain):
+            if len(chain) >= 2:
                 lengths.append(len(chain))
     return sorted(lengths, reverse=True)
 
 
 def values(game: Game, state: State, players: int) -> list[float]:
     view = game.view(state, None)
-    points = [float(score) + CHAIN_CELL * sum(_free_chains(seat)[:USABLE])
-              for score, seat in zip(view["scores"], view["seats"], strict=True)]
+    points = []
+    for score, seat in zip(view["scores"], view["seats"], strict=True):
+        chains = _chains(seat)
+        points.append(float(score) + CHAIN_CELL * sum(chains[:USABLE])
+                      + LATER_CELL * sum(chains[USABLE:]))
     return from_points(points, scale=4.0)
 
 
-EVALUATION = Evaluation(values=values, rollout_plies=4, priors=True)
+EVALUATION = Evaluation(values=values, rollout_plies=0, priors=True)

@@ -174,31 +174,32 @@ def scramble(state: State, viewer: int | None, rng: Random) -> State:
 
 
 def describe_move(move: Move) -> str:
-    """One line for the log; cards are named by their per-game ids, never by their faces."""
+    """One line for the log. Cards go unnamed: their ids mean nothing to a person and the
+    move's events name what may be named (a recruit, a destroyed character)."""
     match move:
         case {"type": "place", "x": x, "y": y}:
-            return f"places the drawn card at ({x}, {y})"
+            return f"places the drawn card on Alkane ({x}, {y})"
         case {"type": "collect", "banner": banner}:
             return f"collects the {BANNER_NAMES.get(banner, banner)} banners"
         case {"type": "recruit"}:
             return "recruits"
         case {"type": "influence"}:
             return "influences"
-        case {"type": "choose", "card": card}:
-            return f"recruits card {card}"
+        case {"type": "choose"}:
+            return "recruits one of the collected characters"
         case {"type": "decline"}:
             return "recruits nobody"
-        case {"type": "replace", "card": card}:
-            return f"discards card {card} from the council"
+        case {"type": "replace"}:
+            return "discards a character from the council"
         case {"type": "wild", "realm": realm}:
             return f"adds an Imperial banner to the {BANNER_NAMES.get(realm, realm)} column"
-        case {"type": "resolve", "card": card}:
-            return f"resolves the effect of card {card}"
+        case {"type": "resolve"}:
+            return "resolves a council effect"
         case {"type": "steal"}:
             return "steals a castle"
-        case {"type": "destroy", "card": card}:
-            return f"destroys card {card}"
-        case {"type": "pick", "card": card}:
-            return f"picks card {card} from the discard pile"
+        case {"type": "destroy"}:
+            return "destroys a character of the opponent"
+        case {"type": "pick"}:
+            return "picks a card from the discard pile"
         case _:
             return f"makes a move ({move.get('type')})"

@@ -52,28 +52,31 @@ WILDCARDS = 2
 class LucentOptions(BaseModel):
     """The rulebook's variants, chosen when the room is made."""
 
+    # Each description reads "Label: what it does": the lobby shows the label beside the box and
+    # the rest as help under it.
     points: bool = Field(
         False,
-        description="Points: play a series of games. Each game, placing the last gem scores 1 "
-        "and playing every gem in your hand scores 1; most points at the end wins.",
+        description="Points variant: play a series of games. Each game, placing the last gem "
+        "scores 1 and playing every gem in your hand scores 1; most points at the end wins.",
     )
     games: int = Field(
-        3, ge=2, le=9, description="How many games a Points series lasts (2 to 9)."
+        3, ge=2, le=9,
+        description="Games in a Points series: how many games the series lasts, 2 to 9.",
     )
     wildcard: bool = Field(
         False,
-        description="Wildcards: two gems leave the game unseen and two Wildcards come in; "
-        "a Wildcard goes anywhere and any colour may rest on it.",
+        description="Wildcard variant: two gems leave the game unseen and two Wildcards come "
+        "in; a Wildcard goes anywhere and any colour may rest on it.",
     )
     geomancer: bool = Field(
         False,
-        description="Geomancer Point: everyone starts with a Geomancer, played like a Wildcard; "
-        "playing it as your very last gem scores 1 point. Keeps score.",
+        description="Geomancer Point variant: everyone starts with a Geomancer, played like a "
+        "Wildcard; playing it as your very last gem scores 1 point. Keeps score.",
     )
     geomancer_focus: bool = Field(
         False,
-        description="Geomancer as Focus Gem: the middle gem of the base row is a Geomancer, "
-        "so any colour may start on it.",
+        description="Use a Geomancer as the Focus Gem: the middle gem of the base row is a "
+        "Geomancer, so any colour may build on it. Not with the Geomancer Point variant.",
     )
 
     @model_validator(mode="after")

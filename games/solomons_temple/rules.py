@@ -160,6 +160,7 @@ class SolomonsTemple:
             "sack": 0,
             "relocate": [],
             "announced": None,
+            "last": None,
             "turn_limit": limit,
             "winner": None,
             "reason": "",
@@ -181,14 +182,12 @@ class SolomonsTemple:
         if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
             raise IllegalMove("illegal_move", _why_not(state, move))
         new = clone(state)
-        # The log line everyone reads tells no more than the opponent's copy of the move; a
-        # search's card (Levite, Peace Offering) goes to its player alone.
+        # The move's own log line is the platform's (`describe` of each viewer's copy); the
+        # events are what it led to. `last` is the move as everyone may see it (the opponent's
+        # copy: a search's or an announced build's card stays hidden), for the board to outline.
         shown = self.redact_move(move, seat, 1 - seat) or {"type": move["type"]}
-        events = [Event(f"Seat {seat + 1} {self.describe(shown)}.", data={"seat": seat, **shown})]
-        if shown != move:
-            text = f"Seat {seat + 1} {self.describe(move)}."
-            events.append(Event(text, to=(seat,), data={"seat": seat, **move}))
-        events += _APPLY[move["type"]](new, seat, move, rng)
+        new["last"] = {"seat": seat, **shown}
+        events = _APPLY[move["type"]](new, seat, move, rng)
         events += _settle(new, rng)
         return new, events
 
@@ -245,6 +244,7 @@ class SolomonsTemple:
             "winner": state["winner"],
             "reason": state["reason"],
             "texts": dict(_TEXTS),
+            "last": dict(state["last"]) if state.get("last") else None,
             "scores": [
                 len(state["structures"][s]) + len(state["furnishings"][s]) for s in range(2)
             ],

@@ -80,8 +80,8 @@ class TempleOfFiveOptions(BaseModel):
                     "with three extra goals (4, 4 and 3 points) scored at the end.")
     first_player: FirstPlayer = Field(
         "random", title="First player",
-        description="Who starts (the book: the player who last saw a pyramid takes the first "
-                    "player token): a seat you pick, or random.")
+        description="First player: who takes the first player token (the book gives it to "
+                    "the player who last saw a pyramid), a seat you pick or random.")
 
     @model_validator(mode="after")
     def _one_special_set(self) -> TempleOfFiveOptions:

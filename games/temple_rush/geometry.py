@@ -200,9 +200,37 @@ def joined_tiling(build: tuple[int, ...], region: int,
 
 
 def buildable(build: tuple[int, ...], region: int, counts: tuple[int, int, int, int]) -> bool:
-    """Whether `region` can still be filled from `counts` into one figure with `build`."""
-    return tileable(region, counts) and joined_tiling(tuple(sorted(build)), region,
-                                                      counts) is not None
+    """Whether `region` can still be filled from `counts` into one figure with `build` (the same
+    answer as `joined_tiling(...) is not None`, found without listing every tiling)."""
+    return tileable(region, counts) and _joinable(tuple(sorted(build)), region, counts)
+
+
+@lru_cache(maxsize=100_000)
+def _joinable(build: tuple[int, ...], region: int, counts: tuple[int, int, int, int]) -> bool:
+    """Depth-first tiling, lowest cell first, that gives up on a branch as soon as a figure can
+    no longer be joined: a figure touching no empty cell (above or below) stays apart for good.
+    (A wrong build has many tilings, none joined: listing them all, as `joined_tiling` does,
+    took seconds.)"""
+    return _join(list(build), region, counts)
+
+
+def _join(blocks: list[int], region: int, counts: tuple[int, int, int, int]) -> bool:
+    if not region:
+        return one_piece(blocks)
+    if any(not contacts(figure) & region for figure in pieces(blocks)):
+        return False
+    cell = (region & -region).bit_length() - 1
+    for size in (4, 3, 2, 1):
+        if not counts[size - 1]:
+            continue
+        rest = list(counts)
+        rest[size - 1] -= 1
+        left = (rest[0], rest[1], rest[2], rest[3])
+        for mask in _ANCHORED[(cell, size)]:
+            if mask & region == mask and tileable(region & ~mask, left) and _join(
+                    [*blocks, mask], region & ~mask, left):
+                return True
+    return False
 
 
 def fewest_blocks(region: int, counts: tuple[int, int, int, int]) -> int | None:

@@ -37,7 +37,6 @@ from games.protocol import Move
 from games.temple_rush.board import (
     Block,
     Player,
-    all_block_ids,
     intact_without,
     mask,
     supply_counts,
@@ -282,11 +281,11 @@ def swap_moves(state: dict[str, Any], seat: int, kind: str) -> list[Move]:
     return moves
 
 
-def owned_counts(player: Player, zone: int) -> list[int]:
-    """Blocks per size (1..4) the player could still build `zone`'s temple with: everything not
-    banked and not already in that zone (the supply, other constructions, held blocks)."""
-    banked = set(player["bonus"]) | {b["id"] for b in player["zones"][zone]}
-    return list(supply_counts([i for i in all_block_ids(player) if i not in banked]))
+def building_counts(player: Player) -> list[int]:
+    """Blocks per size (1..4) a player builds with: the supply. Blocks in other constructions are
+    spoken for (and may be waiting there for the very block this one lacks), the bonus area
+    never comes back; so a temple that cannot be finished from the supply is stuck."""
+    return list(supply_counts(player["supply"]))
 
 
 def completable(player: Player, zone: int, card: int, masks: list[int],
@@ -331,7 +330,7 @@ def mistakes(state: dict[str, Any], seat: int) -> list[Move]:
         blocks = player["zones"][zone]
         if card is None or zone in closed or not blocks:
             continue
-        counts = owned_counts(player, zone)
+        counts = building_counts(player)
         masks = [mask(b) for b in blocks]
         if completable(player, zone, card, masks, counts):
             continue
@@ -392,7 +391,7 @@ def replacement_moves(state: dict[str, Any], seat: int) -> list[Move]:
     rest = [mask(b) for b in player["zones"][zone]]
     spots = list(replacements(player, zone, card, rest, sizes, old))
     if swap["by"] == "exchange":
-        counts = owned_counts(player, zone)
+        counts = building_counts(player)
         correct = [spot for spot in spots if completable(
             player, zone, card, [*rest, spot.mask], _after(counts, None, spot.size))]
         spots = correct or spots

@@ -489,22 +489,26 @@ def _why_not(state: State, move: Move) -> str:
     if racing != (kind in ("race", "withdraw")):
         return ("During the lightning race you can only race or withdraw." if racing
                 else "There is no lightning race now.")
+    if state["phase"] == "rebuild" and kind not in ("rebuild", "return", "bonus"):
+        return ("A card was just won: before the next roll, only rebuilding (or returning the "
+                "blocks) into the new temple is possible.")
     if kind == "place":
         return ("That block cannot go there: take the die's block (or a power's), lie inside "
                 "the silhouette on free cells, and sit on or under one of your blocks in that "
                 "zone (side by side does not join).")
     if kind == "exchange":
-        return ("You can exchange one of your placed blocks (this uses your turn) only when a "
-                "block from your supply can take its place in that temple.")
+        return ("An exchange corrects a building mistake (it uses your turn): only in a temple "
+                "that can no longer be finished in one piece from your supply, for a block a "
+                "supply block can replace to put it right.")
     if kind == "bag":
         return "The Bag needs another player's top two blocks to complete a temple you started."
     if kind == "chisel":
         return ("Hammer & Chisel swaps one of your placed blocks for one of another size from "
                 "your supply, laid anywhere in that temple where it keeps it in one piece.")
     if kind in ("rebuild", "return"):
-        return ("Rebuild comes first after another player won the card you were building: lay "
-                "a held block inside the new temple, joined to those rebuilt so far, or return "
-                "the rest.")
+        return ("Rebuilding comes right after another player won the card you were building, "
+                "before the next roll: lay a held block inside the new temple, joined to those "
+                "rebuilt so far, or return the rest.")
     if kind == "bonus":
         return ("Choose one block of the temple you completed, of a size your bonus area lacks; "
                 "only after completing a temple.")

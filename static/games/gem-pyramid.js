@@ -107,7 +107,7 @@ export default {
     parts.push(h("div", { class: "pyramid-wrap" }, pyramid));
     parts.push(this.prompt(view, ctx, local, playable));
     if (last && Number.isInteger(last.seat) && last.gem) {
-      parts.push(h("p", { class: "hint lucent-last", "data-testid": "last-move" }, "Last move: ",
+      parts.push(h("p", { class: "hint lucent-last", "data-testid": "lucent-last-move" }, "Last move: ",
         last.seat === ctx.seat ? "you" : ctx.name(last.seat), " placed ", gem(last.gem, "small"),
         ` ${GEMS[last.gem]?.label || last.gem} on ${rowName(last.row)}, slot ${last.pos + 1} (outlined).`));
     }

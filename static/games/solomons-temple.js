@@ -144,7 +144,9 @@ function prompt(view, ctx) {
     case "defend": return `Phase II, your defence: ${armiesText(mine)}. One Israelite Army lets you move each army inside the walls to any free space; two send every army home.`;
     case "relocate": { const a = mine.armies[view.relocate[0]];
       return `Israelite Army: where does army ${view.relocate[0] + 1} (${where(a[0], a[1])}) go? Click a free space of your city or a button.`; }
-    case "build": return "Phase III: build a piece (your opponent may answer with a Sin), or end your turn without building.";
+    case "build": return ctx.legalMoves.some((m) => m.type === "announce")
+      ? "Phase III: build a piece (your opponent may answer with a Sin; they do not see which), or end your turn without building."
+      : "Phase III: you hold no piece you can build (a Structure, a Furnishing whose Structure stands, a Guarded Gate for an open gate): end your turn, or discard first.";
     case "sin": return `${them} announced a build: play one Sin to stop it (they may atone), or let it be built.`;
     case "answer": return `${them} played the Sin ${view.sin} against your build: atone with a Burnt Offering or the Scapegoat, or the Sin stands and you do not build.`;
     case "blemish": return `${them} offered a ${view.offering}: a Blemished Animal negates it.`;
@@ -157,12 +159,11 @@ function prompt(view, ctx) {
   }
 }
 
-function lastMove(ctx) {
-  // The latest events of a move: which army or gate moved, which piece was built.
+function lastMove(view) {
+  // The last move as everyone may see it (view.last): which army or gate moved, which piece
+  // was built.
   const out = { cells: new Set(), pieces: new Set() };
-  for (const e of ctx.events || []) {
-    const d = e.data || {};
-    if (d.seat === undefined || !d.type) continue;
+  for (const d of view.last ? [view.last] : []) {
     const attacked = 1 - d.seat;
     if (["move", "siege_move", "passage", "destroy"].includes(d.type)) out.cells.add(`${attacked}:army:${d.army}`);
     if (d.type === "army") out.cells.add(`${attacked}:cell:0,2`);
@@ -189,7 +190,7 @@ function boardGrid(side, seat, view, ctx, last) {
       if (r === 1) {
         const g = GATES.indexOf(c);
         if (g < 0) cls += " st-wall";
-        else if (side.guarded[g]) { cls += " st-guarded"; text = "⛨"; }
+        else if (side.guarded[g]) { cls += " st-guarded"; text = `▣${g + 1}`; }
         else { cls += " st-gate"; text = `${g + 1}`; }
       }
       if (r >= 2 && r <= 3) cls += " st-city";
@@ -272,7 +273,7 @@ export default {
   render(container, view, ctx) {
     const actor = view.actor;
     const mine = ctx.seat !== null && ctx.seat === actor && ctx.legalMoves.length > 0;
-    const last = lastMove(ctx);
+    const last = lastMove(view);
     const phase = PHASE[view.step] || PHASE[view.step === "instant" || view.step === "blemish" ? "main" : "over"];
     const status = h("div", { class: "st-status", "data-testid": "status" },
       h("b", {}, `Turn ${view.turn_no} · ${ctx.name(view.turn)}'s turn`), ` · ${phase}`,
@@ -286,10 +287,13 @@ export default {
       : "";
     const why = ctx.seat !== null && ctx.seat === view.turn ? burntBlocked(view, ctx.seat) : "";
     const ask = mine ? h("div", { class: "st-prompt", "data-testid": "window" }, prompt(view, ctx),
-      why && ["build", "answer", "main", "place"].includes(view.step)
+      why && (["build", "answer", "main", "place"].includes(view.step) || (view.step === "discard" && view.sin && !view.built))
         ? h("div", { class: "st-why", "data-testid": "burnt-why" }, `Your Burnt Offering cannot be offered: ${why}.`) : "")
       : h("div", { class: "st-wait" }, actor === null ? "" : `Waiting for ${ctx.name(actor)}…`);
-    const order = ctx.seat === 1 ? [1, 0] : [0, 1];
+    // Your city first, but the city under attack first while you attack it.
+    const attacking = ["military", "sack", "siege_move"].includes(view.step) && ctx.seat === actor;
+    const first = ctx.seat === null ? 0 : attacking ? view.turn : ctx.seat;
+    const order = [first, 1 - first];
     replace(container, h("div", { class: "st-root" },
       h("div", { class: "st-top" }, status, die, ask, movesPanel(view, ctx)),
       h("div", { class: "st-sides" }, order.map((s) => sidePanel(view, s, ctx, last))),

@@ -25,7 +25,7 @@ const POWER_TIPS = {
 const DIRS = { flat: "Flat", upright: "On end" };
 const SIZES = [1, 2, 3, 4];
 const ACTED = { place: "placed a block", exchange: "exchanged a block", bag: "completed a temple with the Bag",
-  complete: "completed a temple", pass: "passed" };
+  complete: "completed a temple", pass: "passed", rebuild: "completed a temple by rebuilding" };
 // A completed temple's seat first chooses its bonus block ("bonus" moves), then waits.
 
 function ensureStyles() {
@@ -67,7 +67,7 @@ function moveKey(m) {
 
 /** Grid of a silhouette with blocks on it; `anchors` (Map "c:r" → handler info) become buttons. */
 function grid({ card, blocks = [], small = false, anchors = null, blockActions = null, label = "", testid = "tr-grid",
-                zone = "" }) {
+                zone = "", last = null }) {
   if (!card && !blocks.length) return h("span", { class: "hint tr-no-card" }, "no card");
   let width = card?.width || 0;
   let height = card?.height || 0;
@@ -95,7 +95,8 @@ function grid({ card, blocks = [], small = false, anchors = null, blockActions =
       "grid-column": `${b.col + 1} / span ${upright ? 1 : b.size}`,
       "grid-row": `${height - b.row - (upright ? b.size : 1) + 1} / span ${upright ? b.size : 1}`,
     };
-    const text = `1x${b.size} block${b.size > 1 ? (upright ? " on end" : " flat") : ""}`;
+    const fresh = last && last.col === b.col && last.row === b.row && last.size === b.size && last.dir === b.dir;
+    const text = `1x${b.size} block${b.size > 1 ? (upright ? " on end" : " flat") : ""}${fresh ? " (the last move)" : ""}`;
     const act = blockActions?.get(b.id);
     if (act) {
       el.append(h("button", { class: `tr-block s${b.size} ${act.kind}${act.pressed ? " on" : ""}`, style,
@@ -105,7 +106,8 @@ function grid({ card, blocks = [], small = false, anchors = null, blockActions =
                               "aria-label": act.label(text), title: act.label(text), onclick: act.onclick },
         h("span", { "aria-hidden": "true" }, act.mark)));
     } else {
-      el.append(h("div", { class: `tr-block s${b.size}${b.borrowed ? " borrowed" : ""}`, style, title: text },
+      el.append(h("div", { class: `tr-block s${b.size}${b.borrowed ? " borrowed" : ""}${fresh ? " last" : ""}`, style, title: text,
+                           "data-testid": fresh ? "tr-last" : null },
         small ? null : h("span", { "aria-hidden": "true" }, b.size)));
     }
   }
@@ -173,14 +175,15 @@ export default {
     const me = ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat] ? ctx.seat : null;
     const parts = [
       this.status(view, ctx, me),
+      this.rebuilding(view, ctx, me),
       this.race(view, ctx, local),
       this.news(view, ctx, local),
       this.holders(view),
       me !== null ? this.mine(view, ctx, local, me) : h("p", { class: "hint" }, "You are watching: every board is public."),
-      this.others(view, ctx, me),
+      this.others(view, ctx, me, local),
       legend(),
     ];
-    replace(container, h("div", { class: `temple-rush phase-${view.phase}`, "data-testid": "temple-rush",
+    replace(container, h("div", { class: `temple-rush phase-${view.phase}${me !== null ? " seated" : ""}`, "data-testid": "temple-rush",
                                   "data-phase": view.phase }, parts));
   },
 
@@ -189,6 +192,7 @@ export default {
     if (!s) return "";
     const bits = [`${s.score.total} pts`, plural(s.cards.length, "card")];
     if (view.phase === "build" && view.acted[seat]) bits.push(`✓ ${view.acted[seat]}`);
+    if (view.phase === "rebuild" && view.to_act.includes(seat)) bits.push("rebuilding");
     if (view.phase === "lightning" && view.lightning?.out[seat]) bits.push("out of the race");
     return bits.join(" · ");
   },
@@ -202,6 +206,7 @@ export default {
     }
     let line;
     if (view.phase === "over") line = `Game over. ${view.end_reason || ""}`;
+    else if (view.phase === "rebuild") line = `End of round ${view.round} · a card was won: rebuilding before the next roll`;
     else line = `Round ${view.round} · ${plural(view.deck_count, "card")} left in the deck`;
     const quiet = view.phase !== "over" && view.quiet_rounds >= Math.max(3, view.stall_rounds - 5)
       ? h("p", { class: "hint" }, `No temple won for ${view.quiet_rounds} rounds; the game ends after ${view.stall_rounds}.`) : null;
@@ -210,6 +215,18 @@ export default {
       view.phase === "build" ? h("div", { class: "tr-dice-wrap" }, h("span", { class: "tr-k" }, "Dice: "),
         h("ul", { class: "tr-dice" }, dice)) : null,
       quiet);
+  },
+
+  /** The rebuild phase: right after a card was won, before the next dice (book: the others "may
+   *  now rebuild their figure" to the card that replaces it). */
+  rebuilding(view, ctx, me) {
+    if (view.phase !== "rebuild") return null;
+    const names = view.to_act.map((s) => (s === me ? "you" : ctx.name(s)));
+    const who = names.join(" and ");
+    return h("section", { class: "tr-rebuild-banner", "data-testid": "tr-rebuild", role: "status" },
+      h("h2", {}, h("span", { "aria-hidden": "true" }, "⟲ "), "A card was won: rebuild now"),
+      h("p", {}, `Before the next roll, ${who} may rebuild blocks from the won temple into the new card that replaced it, `
+        + "or return them to the supply. A rebuild that completes the new temple wins it at once; the next round is played as usual."));
   },
 
   news(view, ctx, local) {
@@ -243,6 +260,7 @@ export default {
           h("span", { style: { width: `${Math.round((100 * built) / total)}%` } })),
         h("span", { class: "tr-racer-n" }, race.out[i] ? "out" : `${built}/${total} cells`),
         i === ctx.seat ? null : grid({ card: race.card, blocks: race.builds[i], small: true,
+                                       last: local.last?.bySeat?.[i]?.zone === "race" ? local.last.bySeat[i] : null,
                                        label: `${ctx.name(i)}'s lightning build`, testid: "tr-race-grid-other" }));
     });
     return h("section", { class: "tr-race-banner", "data-testid": "tr-race", role: "status" },
@@ -324,7 +342,8 @@ export default {
     const blockActionsFor = (zone) => {
       if (mode === "exchange") {
         return new Map(exchangeMoves.filter((m) => m.zone === zone).map((m) => [m.block, {
-          kind: "exchange", mark: "↺", label: (text) => `Exchange this ${text} for a block from your supply (uses your turn)`,
+          kind: "exchange", mark: "↺",
+          label: (text) => `Exchange this wrong ${text} for a correct block from your supply (uses your turn)`,
           onclick: () => play(m) }]));
       }
       if (mode === "chisel") {
@@ -336,8 +355,10 @@ export default {
       return null;
     };
 
+    const wrongZones = new Set(exchangeMoves.map((m) => m.zone));
+    const lastOf = local.last?.bySeat || {};
     const controls = this.controls(view, ctx, local, me,
-      { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes });
+      { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes, wrongZones });
     let boards;
     if (lightning) {
       const race = view.lightning;
@@ -346,6 +367,7 @@ export default {
         h("h4", {}, `⚡ Your lightning build — ${cardName(race.card)}`),
         out ? h("p", { class: "hint" }, "You are out of this race.") : null,
         grid({ card: race.card, blocks: race.builds[me], anchors: anchorsFor(null), zone: "race", testid: "tr-race-grid",
+               last: lastOf[me]?.zone === "race" ? lastOf[me] : null,
                label: `Your lightning build for the ${cardName(race.card)}` })),
         seat.zones.some((z) => z.blocks.length) ? h("div", { class: "tr-zone small" },
           h("p", { class: "hint tr-wait-note" },
@@ -359,12 +381,16 @@ export default {
         const card = view.holders[z.zone];
         const cells = card ? card.cells.length : 0;
         const built = z.blocks.reduce((n, b) => n + b.size, 0);
-        return h("div", { class: `tr-zone${z.complete ? " complete" : ""}`, "data-testid": "tr-zone", "data-zone": z.zone },
+        const wrong = wrongZones.has(z.zone);
+        return h("div", { class: `tr-zone${z.complete ? " complete" : ""}${wrong ? " wrong" : ""}`, "data-testid": "tr-zone",
+                          "data-zone": z.zone, "data-wrong": wrong ? "true" : null },
           h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card")),
           h("p", { class: "tr-zone-info" }, card ? `${built}/${cells} cells` : "", z.mortar ? " · Mortar active (loose blocks allowed)" : "",
             seat.held[z.zone]?.length ? ` · to rebuild: ${seat.held[z.zone].map((b) => `1x${b.size}`).join(", ")}` : "",
+            wrong ? h("strong", { class: "tr-wrong" }, " · ✗ built wrong: it can no longer be finished in one piece") : null,
             z.complete ? h("strong", { class: "tr-complete" }, " · ✓ Temple complete!") : null),
           grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), blockActions: blockActionsFor(z.zone), zone: z.zone,
+                 last: lastOf[me]?.zone === z.zone ? lastOf[me] : null,
                  label: `Your zone ${z.zone + 1}: ${cardName(card)}; ${built} of ${cells} cells built` }));
       }));
     }
@@ -379,11 +405,15 @@ export default {
   },
 
   controls(view, ctx, local, me, k) {
-    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes } = k;
+    const { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes, wrongZones } = k;
     if (view.phase === "over") return null;
     if (!ctx.myTurn) {
       let text;
       if (ctx.pending) text = "Sending…";
+      else if (view.phase === "rebuild") {
+        const waiting = view.to_act.map((s) => ctx.name(s)).join(" and ");
+        text = `A card was won. Waiting for ${waiting} to rebuild into the new temple; then the next dice are rolled…`;
+      }
       else if (lightning) text = view.lightning.out[me] ? "You are out of the race; watch who finishes first." : "Waiting…";
       else if (view.acted[me]) {
         const waiting = view.to_act.map((s) => ctx.name(s)).join(" and ");
@@ -418,12 +448,16 @@ export default {
     const swap = view.seats[me].swap;
     const back = moves.find((m) => m.type === "return");
     const held = back ? view.seats[me].held[back.zone] : [];
+    const wrongList = [...wrongZones].map((z) => z + 1).join(" and ");
     const prompt = lightning ? "Race! Pick a block, turn it, drop it on a + cell. Each block you place counts."
-      : mode === "exchange" ? "Building mistake: press a block marked ↺ to take it out; then lay any block from your supply in that temple (this uses your turn)."
-      : back ? `Another player won the card you were building in zone ${back.zone + 1}. Rebuild your blocks `
-        + `(${held.map((b) => `1x${b.size}`).join(", ")}) into the new temple one at a time, joined together, or return the rest to your supply.`
+      : mode === "exchange" ? `Building mistake in zone ${wrongList}: press a block marked ↺ to take it out, then lay a correct block `
+        + "from your supply where the + cells show (only blocks that put the temple right are offered). This uses your turn: no die block."
+      : back ? `Before the next roll: another player won the card you were building in zone ${back.zone + 1}. Rebuild your blocks `
+        + `(${held.map((b) => `1x${b.size}`).join(", ")}) into the new temple one at a time, joined together, or return the rest `
+        + "to your supply. If they complete it, you win it and still play the next round."
       : swap ? `Lay the block that replaces the 1x${swap.size} you took out of zone ${swap.zone + 1}`
-        + (swap.by === "chisel" ? " (another size; then you still play your die)." : " (this uses your turn).")
+        + (swap.by === "chisel" ? " (another size; then you still play your die)."
+          : ": the + cells show the correct blocks (this uses your turn).")
       : mode === "chisel" ? "Hammer & Chisel: press a block marked ⚒ to take it out; then lay one of another size."
       : sizes.length ? `Your die: ${dieText(dieFace)}. Pick a block, turn it, then press a + cell in a zone.`
       : "No block of your die fits anywhere right now.";
@@ -439,7 +473,7 @@ export default {
     if (modes.has("hammer")) modeButtons.push(toggle("hammer", "Use Hammer & Chisel (another size)"));
     if (modes.has("mortar")) modeButtons.push(toggle("mortar", "Use Mortar (a loose block)"));
     if (modes.has("hammer+mortar")) modeButtons.push(toggle("hammer+mortar", "Use Hammer & Chisel and Mortar (another size, loose)"));
-    if (modes.has("exchange")) modeButtons.push(toggle("exchange", "↺ Exchange a block (mistake)"));
+    if (modes.has("exchange")) modeButtons.push(toggle("exchange", "↺ Exchange a wrong block"));
     if (modes.has("chisel")) modeButtons.push(toggle("chisel", "⚒ Hammer & Chisel: swap a placed block"));
     const bags = moves.filter((m) => m.type === "bag");
     const pass = moves.find((m) => m.type === "pass");
@@ -448,6 +482,9 @@ export default {
       : view.seats[me].supply;
     return h("div", { class: "tr-controls", "data-testid": "tr-controls" },
       h("p", { class: "tr-prompt mine", "data-testid": "tr-prompt" }, prompt),
+      wrongZones.size && mode !== "exchange" ? h("p", { class: "tr-mistake", "data-testid": "tr-mistake" },
+        `Zone ${wrongList} can no longer be finished in one piece. You may correct it instead of placing your die's block: `
+        + "“↺ Exchange a wrong block” (this uses your turn).") : null,
       mode === "hammer" ? h("p", { class: "hint" }, "Hammer & Chisel: place a block of a size the die does not show. The token is spent.") : null,
       mode === "mortar" ? h("p", { class: "hint" }, "Mortar: this block need not sit on or under the others in that zone; Mortar stays active there until you complete it.") : null,
       mode === "hammer+mortar" ? h("p", { class: "hint" }, "Both tokens: a block of a size the die does not show, not joined to the others in that zone. Both are spent (Mortar stays active there).") : null,
@@ -489,18 +526,27 @@ export default {
 
   // -- everyone else ----------------------------------------------------------------------
 
-  others(view, ctx, me) {
+  /** Everyone else's boards, each folded into a one-line summary (name, score, what they did)
+   *  that opens on a tap: open by default on a wide screen, closed on a phone. */
+  others(view, ctx, me, local) {
+    local.open = local.open || {};
+    const wide = typeof window === "undefined" || window.innerWidth > 760;
+    const lastOf = local.last?.bySeat || {};
     const panels = view.seats.filter((s) => s.seat !== me).map((s) => {
       const acted = view.phase === "build" ? view.acted[s.seat] : null;
-      return h("section", { class: "tr-other", "data-testid": "tr-other", "data-seat": s.seat },
-        h("h4", {}, ctx.name(s.seat), h("span", { class: "tr-head-score" }, scoreLine(s.score))),
-        view.phase === "build" ? h("p", { class: "tr-other-state" }, `Die: ${dieText(view.dice[s.seat])}`,
-          ` · ${acted ? `✓ ${ACTED[acted] || acted}` : "thinking…"}`) : null,
+      const doing = view.phase === "build" ? `Die: ${dieText(view.dice[s.seat])} · ${acted ? `✓ ${ACTED[acted] || acted}` : "thinking…"}`
+        : view.phase === "rebuild" && view.to_act.includes(s.seat) ? "rebuilding…" : "";
+      const open = local.open[s.seat] ?? wide;
+      return h("details", { class: "tr-other", "data-testid": "tr-other", "data-seat": s.seat, open,
+                            ontoggle: (e) => { local.open[s.seat] = e.currentTarget.open; } },
+        h("summary", {}, h("strong", {}, ctx.name(s.seat)), h("span", { class: "tr-head-score" }, scoreLine(s.score)),
+          doing ? h("span", { class: "tr-other-state" }, ` · ${doing}`) : null),
         h("div", { class: "tr-zones small" }, s.zones.map((z) => {
           const card = view.holders[z.zone];
+          const last = lastOf[s.seat]?.zone === z.zone ? lastOf[s.seat] : null;
           return h("div", { class: "tr-zone small" },
             h("span", { class: "tr-zone-title" }, `Zone ${z.zone + 1}${z.mortar ? " · Mortar" : ""}${z.complete ? " · ✓ complete" : ""}`),
-            grid({ card, blocks: z.blocks, small: true, label: `${ctx.name(s.seat)}'s zone ${z.zone + 1}: ${cardName(card)}` }));
+            grid({ card, blocks: z.blocks, small: true, last, label: `${ctx.name(s.seat)}'s zone ${z.zone + 1}: ${cardName(card)}` }));
         })),
         h("div", {}, h("span", { class: "tr-k" }, "Supply: "), supplyLine(s.supply)),
         wonLine(s.cards, s.tokens, s.bonus),
@@ -522,11 +568,19 @@ export default {
   },
 };
 
-/** Keep this round's news (cards won, bonus blocks, new cards) from the latest events. The race
- *  result is not remembered here: it is in view.last_race. */
+/** Keep this round's news (cards won, bonus blocks, new cards) from the latest events, and each
+ *  seat's latest placement (drawn highlighted on its board while the block is still there). The race result is not
+ *  remembered here: it is in view.last_race. */
 function remember(view, ctx, local) {
   if (local.seenVersion === ctx.version) return;
   local.seenVersion = ctx.version;
+  local.last = local.last || { bySeat: {} };  // kept until that seat places again
+  for (const e of ctx.events || []) {
+    const d = e.data || {};
+    if (typeof d.seat === "number" && ["place", "rebuild", "race"].includes(d.type)) {
+      local.last.bySeat[d.seat] = { zone: d.type === "race" ? "race" : d.zone, size: d.size, col: d.col, row: d.row, dir: d.dir };
+    }
+  }
   const news = (ctx.events || []).filter((e) => e.data && (e.data.won || e.data.bonus || e.data.cooperative
     || typeof e.data.lightning === "boolean" || e.data.card !== undefined || e.data.over)).map((e) => ctx.words(e.text));
   if (news.length) local.news = { round: view.round, lines: news };

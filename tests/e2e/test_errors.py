@@ -71,7 +71,7 @@ def test_bad_variants_and_a_forgotten_token(open_client) -> None:
     player.choose_name("Vera")
     card = player.page.locator("[data-game=gem-pyramid]")
     player.open_variants(card)
-    expect(card.get_by_label("Games in a Points series.")).to_have_attribute("max", "9")
+    expect(card.get_by_label("Games in a Points series")).to_have_attribute("max", "9")
     card.get_by_label("Geomancer Point variant", exact=False).check()
     card.get_by_label("Use a Geomancer as the Focus Gem", exact=False).check()
     card.get_by_test_id("create-room").click()

@@ -4,6 +4,7 @@ only when the turn comes from someone else."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -22,8 +23,14 @@ LOG_LINES = """() => [...document.querySelectorAll('[data-testid=log] li')].map(
 LOG_SETTLED = """() => { const p = window.ziggurat && window.ziggurat.page;
   return p && p.state && !p.logGap() && !p.logLoading && !p.pending.size; }"""
 SETTLED = "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size"
-TURN_BACK = """s => window.ziggurat.state.to_act.includes(s)
-                || window.ziggurat.state.status !== 'active'"""
+# Every state push, with whether it has my seat to act and the beeps counted once it is handled.
+RECORD_PUSHES = """() => {
+  const page = window.ziggurat.page;
+  const handle = page.onState.bind(page);
+  window.pushes = [];
+  page.onState = (m) => { handle(m); window.pushes.push({ version: m.version,
+    mine: m.status === 'active' && m.to_act.includes(m.seat),
+    beeps: Number(document.documentElement.dataset.beeps || 0) }); }; }"""
 
 
 def play(client: Client, move: dict) -> None:
@@ -187,34 +194,32 @@ def test_no_beep_after_my_own_move_in_five_realms(open_client) -> None:
     me.page.get_by_test_id("add-bot").click()
     me.page.get_by_test_id("sound-toggle").click()  # a sample beep
     expect(me.page.locator("html")).to_have_attribute("data-beeps", "1")
+    me.page.evaluate(RECORD_PUSHES)
     me.page.get_by_test_id("start").click()
     expect(me.page.locator(APP)).to_have_attribute("data-status", "active")
     me.wait_live()
 
-    def beeps() -> int:
-        return int(me.page.locator("html").get_attribute("data-beeps") or 0)
-
-    kept_turn = came_back = 0
-    for _ in range(80):
+    for _ in range(40):
         state = me.state()
         if state["status"] != "active":
             break
-        if me.seat not in state["to_act"] or not state["legal_moves"]:
+        if me.seat in state["to_act"] and state["legal_moves"]:
+            play(me, rng.choice(state["legal_moves"]))
+        else:
             me.page.wait_for_timeout(100)
+
+    # Push by push: a state that has me to act after one that already did (my own turn going
+    # on) adds no beep; one after a state that did not (the bot played) adds exactly one.
+    pushes = me.page.evaluate("window.pushes")
+    kept = came = 0
+    for before, after in itertools.pairwise(pushes):
+        if after["version"] != before["version"] + 1 or not after["mine"]:
             continue
-        before, version = beeps(), state["version"]
-        play(me, rng.choice(state["legal_moves"]))
-        after = me.state()
-        if after["version"] == version + 1 and me.seat in after["to_act"]:
-            kept_turn += 1  # my own turn goes on: no beep
-            assert beeps() == before, f"a beep after my own move at version {after['version']}"
-        elif came_back < 2 and me.seat not in after["to_act"]:
-            # The bot plays, and the turn comes back to me from someone else: one beep.
-            me.page.wait_for_function(TURN_BACK, arg=me.seat)
-            if me.state()["status"] == "active":
-                expect(me.page.locator("html")).to_have_attribute("data-beeps", str(before + 1))
-                came_back += 1
-        if kept_turn >= 3 and came_back >= 2:
-            break
-    assert kept_turn >= 1 and came_back >= 1, (kept_turn, came_back)
+        if before["mine"]:
+            kept += 1
+            assert after["beeps"] == before["beeps"], f"a beep in my own turn: {after}"
+        else:
+            came += 1
+            assert after["beeps"] == before["beeps"] + 1, f"no beep when my turn came: {after}"
+    assert kept >= 1 and came >= 1, (kept, came)
     assert not me.page_errors

@@ -15,7 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.temple_rush.data import SHAPE_MASKS
-from games.temple_rush.geometry import bit, tileable
+from games.temple_rush.geometry import bit, buildable, tileable
 from tests.e2e.pages import APP, ARTIFACTS, Client
 
 pytestmark = pytest.mark.e2e
@@ -173,7 +173,13 @@ def click_move(client: Client, move: dict, legal: list[dict]) -> None:
         page.locator(f"[data-testid=tr-bonus][data-block='{move['block']}']").click(timeout=CLICK_MS)
         return
     if kind == "exchange":
+        # The page says which temple is built wrong and offers the correction.
+        wrong = {int(z) for (z,) in page.evaluate(
+            _ids("[data-testid=tr-zone][data-wrong=true]", ("zone",)))}
+        assert wrong == {m["zone"] for m in legal if m["type"] == "exchange"}
+        expect(page.get_by_test_id("tr-mistake")).to_contain_text("can no longer be finished")
         page.locator("[data-testid=tr-mode][data-mode=exchange]").click(timeout=CLICK_MS)
+        expect(page.get_by_test_id("tr-prompt")).to_contain_text("Building mistake")
         shown = {(int(b.get_attribute("data-zone")), int(b.get_attribute("data-block")))
                  for b in page.get_by_test_id("tr-exchange").all()}
         assert shown == {(m["zone"], m["block"]) for m in legal if m["type"] == "exchange"}
@@ -233,6 +239,27 @@ def click_chisel(client: Client, move: dict, legal: list[dict], mode: str | None
                  ).click(timeout=CLICK_MS)
 
 
+def choose_mistake(state: dict) -> dict | None:
+    """A plain placement of the die's block after which its temple can no longer be finished in
+    one piece from the supply: a building mistake made on purpose, to be exchanged later."""
+    view, seat = state["view"], state["seat"]
+    me = view["seats"][seat]
+    for move in state["legal_moves"]:
+        if move["type"] != "place" or "power" in move or "from_zone" in move:
+            continue
+        zone = me["zones"][move["zone"]]
+        if zone["mortar"]:
+            continue
+        masks = [_mask(b["cells"]) for b in zone["blocks"]] + [_block_mask(move)]
+        filled = 0
+        for m in masks:
+            filled |= m
+        rest = SHAPE_MASKS[view["holders"][move["zone"]]["id"]] & ~filled
+        if rest and not buildable(tuple(masks), rest, _counts(me["supply"], move["size"])):
+            return move
+    return None
+
+
 def choose_chisel(state: dict) -> dict | None:
     """A Hammer & Chisel swap of the newest block of a construction (else None)."""
     chisels = [m for m in state["legal_moves"] if m["type"] == "chisel"]
@@ -248,6 +275,8 @@ def wished(state: dict, wishes: list[str]) -> dict | None:
             move = next((m for m in state["legal_moves"] if m["type"] == "bag"), None)
         elif wish == "chisel":
             move = choose_chisel(state)
+        elif wish == "mistake":
+            move = choose_mistake(state) if state["view"]["phase"] == "build" else None
         else:
             move = choose(state, power=wish) if state["view"]["phase"] == "build" else None
         if move is not None:
@@ -273,6 +302,8 @@ def try_to_act(client: Client, kinds: dict[str, int], wishes: list[str]) -> bool
         f"""() => {{ const z = window.ziggurat; return z && z.page.pending.size === 0
                && z.state && z.state.version > {before}; }}""", timeout=10_000)
     kind = move.get("power") or move["type"]
+    if state["view"]["seats"][state["seat"]]["swap"]:
+        kind = "replacement"  # the second step of an exchange or a chisel
     kinds[kind] = kinds.get(kind, 0) + 1
     return True
 
@@ -333,6 +364,17 @@ def test_two_friends_play_temple_rush_to_the_end(open_client) -> None:
         if steps == 12:
             mover.shot("temple-rush-midgame")
         for client in (ada, bo):
+            state = client.state()
+            if state and state["view"]["phase"] == "rebuild":
+                # Rebuilding comes right when the card is won: no dice of a next round yet.
+                banner = client.page.get_by_test_id("tr-rebuild")
+                expect(banner).to_contain_text("Before the next roll")
+                assert not client.page.locator(".tr-dice").count()
+                if state["seat"] in state["to_act"] and not shots.get("rebuild"):
+                    shots["rebuild"] = True
+                    expect(client.page.get_by_test_id("tr-prompt")).to_contain_text(
+                        "Before the next roll")
+                    client.shot("temple-rush-rebuild")
             if not shots["race"] and client.page.get_by_test_id("tr-race").count():
                 shots["race"] = True
                 client.shot("temple-rush-lightning")
@@ -348,7 +390,8 @@ def test_two_friends_play_temple_rush_to_the_end(open_client) -> None:
                     "data-winner", winner)
 
     # About 100 clicks: ~30 s on an idle machine; the bound leaves room for a busy one.
-    kinds = play_until_over([ada, bo], on_step, limit_s=150, wishes=("chisel", "exchange", "bag"))
+    kinds = play_until_over([ada, bo], on_step, limit_s=150,
+                            wishes=("chisel", "mistake", "exchange", "bag"))
     print("moves:", kinds)
     assert kinds.get("place", 0) >= 6, kinds
     assert kinds.get("chisel", 0) >= 1, f"no Hammer & Chisel swap was clicked: {kinds}"

@@ -175,6 +175,9 @@ def _check_step(game: Game, play: Playout, chooser: Random) -> None:
                 _assert_refused(game, state, seat, chooser.choice(other))
     if not acting:
         return
+    for each in acting:  # the clock's and the admin's moves pass the platform's check too
+        zombie = game.zombie_move(state, each)
+        assert is_legal(zombie, game.legal_moves(state, each)), f"zombie {zombie!r} not legal"
     seat = chooser.choice(sorted(acting))
     legal = game.legal_moves(state, seat)
     for junk in JUNK:

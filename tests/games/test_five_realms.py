@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from random import Random
 from typing import Any
 
@@ -827,6 +828,12 @@ def test_log_lines_count_in_words_not_with_parentheses():
         texts = [e.text for e in play_random(GAME, 2, FiveRealmsOptions(), f"words{seed}").events]
         assert not [t for t in texts if "(s)" in t]
         assert any(" 1 castle" in t and " 1 castles" not in t for t in texts)
+
+def test_log_lines_of_moves_name_no_card_ids():
+    """A card id means nothing to a person; the move's events name what may be named."""
+    play_ = play_random(GAME, 2, FiveRealmsOptions(), "describe")
+    lines = {GAME.describe(move) for _, move in play_.moves}
+    assert len(lines) > 5 and not [t for t in lines if re.search(r"\bc\d\d\b", t)]
 
 # -- random games ------------------------------------------------------------------------------
 

@@ -334,3 +334,11 @@ def test_no_move_is_undoable_and_every_redacted_field_is_on_the_board(players, s
             seen = GAME.view(state, None)
             assert seen["rows"][move["row"]][move["pos"]] == move["gem"]
             assert seen["last"] == {"seat": seat, **{k: move[k] for k in ("gem", "row", "pos")}}
+
+
+def test_every_option_says_what_it_does_for_the_lobby():
+    """Issue 22.4: "Variants in the lobby are bare names". Each option reads "Label: help"."""
+    for name, field in LucentOptions.model_fields.items():
+        label, _, help_text = (field.description or "").partition(": ")
+        assert label and len(label) <= 40 and "." not in label, name
+        assert len(help_text.split()) >= 6, f"{name}: say what it does, not just its name"

@@ -330,10 +330,14 @@ def test_a_searched_card_is_logged_for_its_player_alone(viewer: int | None) -> N
     """Hands and draw piles are secret: the card a Levite or a Peace Offering moves shows in the
     searcher's log only; the opponent and spectators read that a search was made."""
     state = table(["Levite"])
-    _, events = GAME.apply(state, 0, {"type": "levite", "card": "Main Hall"}, Random(1))
+    after, events = GAME.apply(state, 0, {"type": "levite", "card": "Main Hall"}, Random(1))
     seen = [e for e in events if e.visible_to(viewer)]
-    assert seen and not any("Main Hall" in e.text or "Main Hall" in str(e.data) for e in seen)
-    assert any("Main Hall" in e.text for e in events if e.visible_to(0))
+    assert not any("Main Hall" in e.text or "Main Hall" in str(e.data) for e in seen)
+    line = GAME.describe(GAME.redact_move({"type": "levite", "card": "Main Hall"}, 0, viewer))
+    assert "searched the draw pile" in line and "Main Hall" not in line
+    own = GAME.describe(GAME.redact_move({"type": "levite", "card": "Main Hall"}, 0, 0))
+    assert "Main Hall" in own, "the searcher's own line names it"
+    assert GAME.view(after, viewer)["last"] == {"seat": 0, "type": "levite"}
 
 
 def test_evil_priest_broken_altar_unclean() -> None:

@@ -921,9 +921,11 @@ def test_the_first_player_starts_the_priest_turns() -> None:
 
 
 def test_options_explain_themselves_in_the_lobby() -> None:
+    """Each option reads "Label: what it does" (the lobby shows the label and the help)."""
     schema = TempleOfFiveOptions.model_json_schema()["properties"]
     for name, spec in schema.items():
-        assert len(spec.get("description", "")) > len(name) + 20, name
+        label, _, text = spec["description"].partition(": ")
+        assert label == spec["title"] and ":" not in label and len(text) > 30, name
     assert schema["first_player"]["enum"][0] == "random"
 
 

@@ -1305,14 +1305,14 @@ def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
 
 
 GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of the final view)
-    (1, False, 7): (34, [5.0],
-                    "b3fa34c5714987404aae7603e42f7cd05f83761d508046d87a66fa75a0c61a78"),
-    (2, False, 7): (128, [34.0, 22.0],
-                    "4f983f9c7cf56f29f424e7ebea77f07a4fa78a39e57a80d21d8e961e5089f9cd"),
-    (3, True, 7): (192, [34.0, 22.0, 11.0],
-                   "fc35105a07ac6bc925a7bf5e7b4ed7298bebb486b369d7be1b0b0b3b3a04fd99"),
-    (4, False, 7): (214, [17.0, 29.0, 22.0, 17.0],
-                    "367f6e981284c1ef3cd876d91a1a3702bb475bb3c9ed7dbd50c394f9f8337cc0"),
+    (1, False, 7): (34, [23.0],
+                    "ed95ddc8791aad7ee21e5b316a03f7d75e1a2581334c5ce97548ae4be945aaab"),
+    (2, False, 7): (135, [24.0, 36.0],
+                    "a201a4c704cab5527b733de7d22b9588e5ea485365372fe1340c0aa8a4fbd10f"),
+    (3, True, 7): (183, [17.0, 22.0, 29.0],
+                   "d3a4a29358308ff74037524e41931f1b188a43a61bf83d1d6c3c8f50c14588bc"),
+    (4, False, 7): (270, [29.0, 25.0, 21.0, 18.0],
+                    "0e2f0c04ccc709b4384e8f0924b00d42b27c3574044b1950e252a1cc119f6dbd"),
 }
 
 

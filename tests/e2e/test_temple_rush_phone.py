@@ -1,0 +1,60 @@
+"""Temple Rush at a full table on a phone (issue 23.8): one person and three bots on 390x844.
+
+The page was 3,142 px tall: every other player's boards were drawn in full below yours. They are
+now folded into one summary line each (name, score, what they did), opened by a tap.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import APP
+from tests.e2e.test_temple_rush import PHONE_WIDTH, create_temple_rush, fits_the_screen
+
+pytestmark = pytest.mark.e2e
+# Your side (prompt, controls, three zones, supply, won cards, powers) and the temple cards fill
+# about two screens; three folded players add a line each.
+MAX_HEIGHT = 2_000
+
+
+def page_height(client) -> int:
+    return client.page.evaluate("document.documentElement.scrollHeight")
+
+
+def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) -> None:
+    me = open_client("phone", phone=True)
+    me.choose_name("Mo")
+    create_temple_rush(me, seats=4)
+    me.wait_live()
+    for bots in (1, 2, 3):
+        me.page.get_by_test_id("add-bot").first.click()
+        expect(me.page.get_by_test_id("seats").locator(".tag.bot")).to_have_count(bots)
+    me.page.get_by_test_id("start").click()
+    expect(me.page.get_by_test_id("temple-rush")).to_be_visible()
+    expect(me.page.locator(APP)).to_have_attribute("data-my-turn", "true")
+    others = me.page.get_by_test_id("tr-other")
+    expect(others).to_have_count(3)
+    for i in range(3):
+        expect(others.nth(i)).not_to_have_attribute("open", "")
+        expect(others.nth(i).locator("summary")).to_contain_text("pts")
+    height = page_height(me)
+    print("phone page height:", height)
+    assert height <= MAX_HEIGHT, f"the Temple Rush page is {height}px tall on a phone"
+    fits_the_screen(me)
+    me.shot("temple-rush-phone-four")
+
+    # A tap opens a player's boards; the choice survives the next state push.
+    first = others.first
+    first.locator("summary").click()
+    expect(first).to_have_attribute("open", "")
+    expect(first.locator("[data-testid=tr-grid]")).to_have_count(3)
+    before = me.version
+    me.page.locator("[data-testid=tr-size]:not([disabled])").first.click()
+    me.page.locator("[data-testid=tr-anchor]").first.click()
+    expect(me.page.locator(APP)).not_to_have_attribute("data-version", str(before))
+    expect(others.first).to_have_attribute("open", "")
+    # My block is marked as the last move on my board.
+    expect(me.page.locator("[data-testid=tr-me] [data-testid=tr-last]")).to_have_count(1)
+    assert me.page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+    assert not me.page_errors
