@@ -51,6 +51,17 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+class OrmPaths:
+    """The SQLAlchemy engine and sessions both stores hand out, for the paths written once in
+    the ORM that run the same on both databases."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        # Single-statement reads, autocommitted: no BEGIN and ROLLBACK round trips around them.
+        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.sessions = make_sessionmaker(self.engine)
+
+
 @asynccontextmanager
 async def transaction(session: AsyncSession) -> AsyncIterator[None]:
     """Commit on success, roll back on error, whether or not a transaction already began

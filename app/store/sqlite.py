@@ -30,7 +30,7 @@ from app.store.base import (
     Seats,
     W,
 )
-from app.store.db import make_engine, make_sessionmaker, transaction, uncount
+from app.store.db import OrmPaths, transaction, uncount
 from app.store.hub import MemoryHub
 from app.store.models import (
     ChatMessage,
@@ -53,16 +53,14 @@ _ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS
                  ROOMS.c.clock_banks, ROOMS.c.last_move_at)
 
 
-class SqliteStore:
+class SqliteStore(OrmPaths):
     """The store for SQLite (see the module's docstring); one per process."""
 
     single_writer = True
 
     def __init__(self, url: str, origin: str) -> None:
+        super().__init__(url)
         self.origin = origin
-        self.engine = make_engine(url)
-        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.sessions = make_sessionmaker(self.engine)
         self.hub = MemoryHub()
 
     async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None:

@@ -32,7 +32,7 @@ from app.store.base import (
     Seats,
     W,
 )
-from app.store.db import make_engine, make_sessionmaker
+from app.store.db import OrmPaths
 from app.store.hub import PostgresHub
 from app.store.models import Player, utcnow
 from app.store.postgres import roomread, seatcount, seatwrite
@@ -72,17 +72,14 @@ _GREETING = "SELECT " + seatcount.GREETING_COLUMNS
 _ATTEMPTS = 5
 
 
-class PostgresStore:
+class PostgresStore(OrmPaths):
     """The store for Postgres (see the module's docstring); one per process."""
 
     single_writer = False
 
     def __init__(self, url: str, origin: str) -> None:
+        super().__init__(url)
         self.origin = origin
-        self.engine = make_engine(url)
-        # Single-statement reads, autocommitted: no BEGIN and ROLLBACK round trips around them.
-        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.sessions = make_sessionmaker(self.engine)
         dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
         self.hub = PostgresHub(dsn)
         self.cache = RoomCache(dsn, origin)
