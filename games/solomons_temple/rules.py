@@ -777,8 +777,8 @@ def _apply_sin_pass(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         return [Event(f"The Sin stands: Seat {seat + 1} cannot build this turn.")]
     elif step == "blemish":
         return _offering_stands(state, rng)
-    elif step == "defend":
-        state["step"] = "build"
+    elif step == "defend":  # the defender is the player on turn, who builds next
+        state["step"], state["actor"] = "build", state["turn"]
     elif step == "instant":
         state["step"], state["actor"] = state["resume"], resume_actor(state)
         state["resume"] = None
