@@ -13,6 +13,7 @@ import { copyText, h, keepFocus, navigate, plural, replace, toast, uid } from ".
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
 const MOVE_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 10000;
+const LOG_FETCH_MS = 300; // until the state push carries the move's own line, one log fetch per burst
 
 /** Open the room page for `code` inside `root`; returns {dispose}. */
 export function openRoom(root, code) {
@@ -279,7 +280,7 @@ class RoomPage {
       this.log.set(message.version, { version: message.version, events: message.events || [], partial: true, ...timedOut });
     }
     if (previous && previous.status !== message.status) this.loadLog(true); // the log opened up
-    else if (this.logGap()) this.loadLog(); // a move's own line is missing
+    else if (this.logGap()) this.loadLogSoon(); // a move's own line is missing
     this.signals.update(message, previous, this.myVersions);
     this.checkSeat();
     this.draw();
@@ -356,6 +357,12 @@ class RoomPage {
   }
 
   // -- the move log ------------------------------------------------------------------------
+
+  /** Fetch the missing lines shortly: moves in quick succession (bots, a race) share a fetch. */
+  loadLogSoon() {
+    if (this.logTimer) return;
+    this.logTimer = this.later(() => { this.logTimer = null; this.loadLog(); }, LOG_FETCH_MS);
+  }
 
   /** Fetch the log's missing lines from the server (`after` = what we already hold whole; a
    * server that ignores it answers the whole log, which merges the same). */

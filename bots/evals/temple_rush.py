@@ -43,4 +43,4 @@ def values(game: Game, state: State, players: int) -> list[float]:
     return from_points(points, scale=2.0, rival=rival)
 
 
-EVALUATION = Evaluation(values=values, rollout_plies=6, priors=True)
+EVALUATION = Evaluation(values=values, rollout_plies=1, priors=True)

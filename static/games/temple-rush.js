@@ -384,8 +384,9 @@ export default {
         const wrong = wrongZones.has(z.zone);
         return h("div", { class: `tr-zone${z.complete ? " complete" : ""}${wrong ? " wrong" : ""}`, "data-testid": "tr-zone",
                           "data-zone": z.zone, "data-wrong": wrong ? "true" : null },
-          h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card")),
-          h("p", { class: "tr-zone-info" }, card ? `${built}/${cells} cells` : "", z.mortar ? " · Mortar active (loose blocks allowed)" : "",
+          h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card"),
+            card ? h("span", { class: "tr-zone-info" }, `${built}/${cells} cells`) : null),
+          h("p", { class: "tr-zone-info" }, z.mortar ? "Mortar active (loose blocks allowed)" : "",
             seat.held[z.zone]?.length ? ` · to rebuild: ${seat.held[z.zone].map((b) => `1x${b.size}`).join(", ")}` : "",
             wrong ? h("strong", { class: "tr-wrong" }, " · ✗ built wrong: it can no longer be finished in one piece") : null,
             z.complete ? h("strong", { class: "tr-complete" }, " · ✓ Temple complete!") : null),

@@ -1,7 +1,10 @@
 """Temple Rush at a full table on a phone (issue 23.8): one person and three bots on 390x844.
 
 The page was 3,142 px tall: every other player's boards were drawn in full below yours. They are
-now folded into one summary line each (name, score, what they did), opened by a tap.
+now folded into one summary line each (name, score, what they did), opened by a tap; the card
+holders and the dice, which your zones, prompt and those lines already show, are left out for a
+seated player. Measured here: the game's own part of the page (the room's players panel, log and
+chat around it belong to the room shell).
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ from tests.e2e.pages import APP
 from tests.e2e.test_temple_rush import PHONE_WIDTH, create_temple_rush, fits_the_screen
 
 pytestmark = pytest.mark.e2e
-# Your side (prompt, controls, three zones, supply, won cards, powers) and the temple cards fill
-# about two screens; three folded players add a line each.
-MAX_HEIGHT = 2_000
+# Your side (prompt, controls, three zones of up to five layers, supply, won cards, powers) is
+# about 1,250 px (three five-layer temples: about 1,550); three folded players add a line each.
+MAX_HEIGHT = 1_600
 
 
-def page_height(client) -> int:
-    return client.page.evaluate("document.documentElement.scrollHeight")
+def board_height(client) -> int:
+    return client.page.evaluate(
+        "Math.round(document.querySelector('[data-testid=temple-rush]').getBoundingClientRect().height)")
 
 
 def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) -> None:
@@ -38,9 +42,10 @@ def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) ->
     for i in range(3):
         expect(others.nth(i)).not_to_have_attribute("open", "")
         expect(others.nth(i).locator("summary")).to_contain_text("pts")
-    height = page_height(me)
-    print("phone page height:", height)
-    assert height <= MAX_HEIGHT, f"the Temple Rush page is {height}px tall on a phone"
+    height = board_height(me)
+    print("Temple Rush board height on a phone:", height,
+          "page:", me.page.evaluate("document.documentElement.scrollHeight"))
+    assert height <= MAX_HEIGHT, f"the Temple Rush board is {height}px tall on a phone"
     fits_the_screen(me)
     me.shot("temple-rush-phone-four")
 
