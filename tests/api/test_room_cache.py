@@ -93,7 +93,7 @@ async def test_a_room_served_by_one_process_sends_no_notification(
 
     two.hub._handler = listen  # type: ignore[union-attr]
     await first_legal_move(one, code, ids, "quiet")  # no socket anywhere: nobody to tell
-    async with one.engine.begin() as conn:  # as if another process counted a socket
+    async with one.store.engine.begin() as conn:  # as if another process counted a socket
         await conn.execute(update(Seat).where(Seat.room_code == code, Seat.seat == 0)
                            .values(connections=1))
     await first_legal_move(one, code, ids, "loud")
