@@ -491,12 +491,17 @@ class RoomPage {
 
   /** I just picked (or changed) my name on this page: show it, and reopen the socket as me. */
   named() {
-    const top = this.topbar();
-    this.topEl.replaceWith(top);
-    this.topEl = top;
+    this.refreshTop();
     this.reseatFor = null;
     this.draw();
     this.reconnectNow();
+  }
+
+  /** Draw the header again (my name changed). */
+  refreshTop() {
+    const top = this.topbar();
+    this.topEl.replaceWith(top);
+    this.topEl = top;
   }
 
   makeChat() {
@@ -644,7 +649,11 @@ class RoomPage {
     const deadline = this.state?.status === "active" && this.conn !== "closed" ? this.state.deadlines?.[seat] : null;
     const left = deadline ? Date.parse(deadline) - Date.now() : Infinity;
     const low = this.ctx().myTurn && left > 0 && left < lowMs(this.room);
-    this.bannerEl?.classList.toggle("low", low);
+    if (this.bannerEl && this.bannerEl.classList.contains("low") !== low) {
+      this.bannerEl.classList.toggle("low", low);
+      const text = this.bannerEl.querySelector(".banner-text");
+      if (text) text.textContent = low ? "Your turn — time is running out!" : "Your turn!";
+    }
     if (low && this.warnedFor !== deadline) {
       this.warnedFor = deadline;
       this.signals.warn();
@@ -923,7 +932,10 @@ class RoomPage {
 
   /** One form for the page's life: redraws on every seat change must not wipe a half-typed name. */
   seatForm() {
-    this.nameFormEl ??= nameForm("Pick a name to take a seat:", "Take a seat", () => this.takeSeat());
+    this.nameFormEl ??= nameForm("Pick a name to take a seat:", "Take a seat", () => {
+      this.refreshTop();
+      return this.takeSeat();
+    });
     return this.nameFormEl;
   }
 

@@ -19,6 +19,8 @@ State (plain JSON):
     completions                this round's completed temples, in the order they were made, each
                                with the move that made it (`by`) and its bonus block (None: still
                                to be chosen by a `bonus` move)
+    last                       per seat, the block it laid last (type, zone or None in a race,
+                               size, col, row, dir), or None
     lightning                  the race in progress: card, holder, builds, out, winner; or None
     last_race                  the latest finished race: card, winner (seat or None), round (the
                                round at whose end it was run); None before the first race
@@ -254,6 +256,7 @@ def _base_state(players: int, opts: TempleRushOptions) -> State:
     return {"players": players, "options": opts.model_dump(), "solo": players == 1,
             "phase": "build", "round": 0, "quiet_rounds": 0, "roller": players - 1,
             "dice": [STAR] * players, "done": [None] * players, "completions": [],
+            "last": [None] * players,
             "lightning": None, "last_race": None, "robot": None, "end_reason": None}
 
 
@@ -310,9 +313,8 @@ def _place(state: State, seat: int, move: Move) -> list[Event]:
         player["powers"]["mortar"] = "active"
         player["mortar_zone"] = zone
     state["done"][seat] = move["type"]
-    events = [Event(f"Seat {seat + 1} {describe_move(move)}.",
-                    data={"seat": seat, **move})]
-    return events + _check_complete(state, seat, zone)
+    _mark_last(state, seat, move)
+    return _check_complete(state, seat, zone)
 
 
 def _bag(state: State, seat: int, move: Move) -> list[Event]:
@@ -333,8 +335,7 @@ def _bag(state: State, seat: int, move: Move) -> list[Event]:
                  "blocks": [b["id"] for b in pair]},
     })
     _await_bonus(state, seat, move["type"])
-    return [Event(f"Seat {seat + 1} {describe_move(move)}: temple complete!",
-                  data={"seat": seat, **move})]
+    return [Event(f"Seat {seat + 1}: temple complete!", data={"seat": seat, **move})]
 
 
 def _swap(state: State, seat: int, move: Move) -> list[Event]:
@@ -349,9 +350,8 @@ def _swap(state: State, seat: int, move: Move) -> list[Event]:
         player["powers"]["hammer"] = "used"
     player["swap"] = {"zone": move["zone"], "by": move["type"], "size": old["size"],
                       "col": old["col"], "row": old["row"], "dir": old["dir"]}
-    what = "exchanges" if move["type"] == "exchange" else "uses the Hammer & Chisel on"
-    return [Event(f"Seat {seat + 1} {what} the 1x{old['size']} block {_where(old)} of zone "
-                  f"{_nth(move['zone'])}: it goes back to the supply.",
+    return [Event(f"The 1x{old['size']} block {_where(old)} of zone {_nth(move['zone'])} goes "
+                  f"back to seat {seat + 1}'s supply.",
                   data={"seat": seat, **move, "size": old["size"], "col": old["col"],
                         "row": old["row"], "dir": old["dir"]})]
 
@@ -364,9 +364,17 @@ def _replace(state: State, seat: int, move: Move) -> list[Event]:
     if player["swap"]["by"] == "exchange":
         state["done"][seat] = "exchange"
     player["swap"] = None
-    events = [Event(f"Seat {seat + 1} {describe_move(move)} in place of the block taken out.",
-                    data={"seat": seat, **move})]
-    return events + _check_complete(state, seat, zone)
+    _mark_last(state, seat, move)
+    return _check_complete(state, seat, zone)
+
+
+def _mark_last(state: State, seat: int, move: Move) -> None:
+    """The block `seat` laid last (a placement, a replacement, a rebuilt or race block), for the
+    board to mark: the move's own log line is the platform's (`describe`), so events only tell
+    what a move led to. Kept until the seat lays another block."""
+    last = state.setdefault("last", [None] * state["players"])
+    last[seat] = {"type": move["type"], "zone": move.get("zone"), "size": move["size"],
+                  "col": move["col"], "row": move["row"], "dir": move["dir"]}
 
 
 def _check_complete(state: State, seat: int, zone: int, acted: str | None = None) -> list[Event]:
@@ -396,7 +404,7 @@ def _bonus(state: State, seat: int, move: Move) -> list[Event]:
     done["bonus"] = move["block"]
     state["done"][seat] = done["by"]
     size = BLOCK_SIZES[move["block"]]
-    return [Event(f"Seat {seat + 1} chooses a 1x{size} block for the bonus area.",
+    return [Event(f"The 1x{size} block goes to seat {seat + 1}'s bonus area (worth {size}).",
                   data={"seat": seat, **move})]
 
 
@@ -407,19 +415,20 @@ def _rebuild(state: State, seat: int, move: Move) -> list[Event]:
     block_id = next(i for i in held if BLOCK_SIZES[i] == move["size"])
     held.remove(block_id)
     player["zones"][zone].append(new_block(block_id, move["col"], move["row"], move["dir"]))
-    events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
-    return events + drop_unfit(state, seat, zone) + _check_complete(state, seat, zone, "rebuild")
+    _mark_last(state, seat, move)
+    return drop_unfit(state, seat, zone) + _check_complete(state, seat, zone, "rebuild")
 
 
 def _return(state: State, seat: int, move: Move) -> list[Event]:
     returned = return_held(state["seats"][seat], move["zone"])
-    return [Event(f"Seat {seat + 1} returns {returned} held block(s) of zone "
-                  f"{_nth(move['zone'])} to the supply.", data={"seat": seat, **move})]
+    word = "block goes" if returned == 1 else "blocks go"
+    return [Event(f"{returned} {word} back to seat {seat + 1}'s supply.",
+                  data={"seat": seat, **move})]
 
 
 def _pass(state: State, seat: int, move: Move) -> list[Event]:
     state["done"][seat] = move["type"]
-    return [Event(f"Seat {seat + 1} passes.", data={"seat": seat})]
+    return []
 
 
 def _race(state: State, seat: int, move: Move) -> list[Event]:
@@ -443,19 +452,19 @@ def _race(state: State, seat: int, move: Move) -> list[Event]:
     build = race["builds"][seat]
     build.append({**new_block(block_id, move["col"], move["row"], move["dir"]),
                   "from": origin, "was": was})
-    events = [Event(f"Seat {seat + 1} {describe_move(move)}.", data={"seat": seat, **move})]
+    _mark_last(state, seat, move)
     if zone_mask(build) != SHAPE_MASKS[race["card"]]:
-        return events
+        return []
     race["winner"] = seat
     player["cards"].append(LIGHTNING)
     won = Event(f"Seat {seat + 1} completes the lightning temple first and wins the lightning "
                 "card (3 points)!", data={"seat": seat, "lightning": True})
-    return [*events, won]
+    return [won]
 
 
 def _withdraw(state: State, seat: int, move: Move) -> list[Event]:
     state["lightning"]["out"][seat] = True
-    return [Event(f"Seat {seat + 1} withdraws from the lightning race.", data={"seat": seat})]
+    return []
 
 
 _HANDLERS = {"place": _place, "exchange": _swap, "bag": _bag, "chisel": _swap,
@@ -632,6 +641,7 @@ def _table(state: State) -> dict[str, Any]:
         "completions": state["completions"],
         "seats": [_seat_view(state, s) for s in range(state["players"])],
         "scores": [_score(player)["total"] for player in state["seats"]],
+        "last": state.get("last") or [None] * state["players"],
         "lightning": None if race is None else _race_view(race),
         "last_race": _last_race_view(state.get("last_race")),
         "robot": _robot_view(state["robot"]) if state["solo"] else None,

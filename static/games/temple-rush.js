@@ -260,7 +260,7 @@ export default {
           h("span", { style: { width: `${Math.round((100 * built) / total)}%` } })),
         h("span", { class: "tr-racer-n" }, race.out[i] ? "out" : `${built}/${total} cells`),
         i === ctx.seat ? null : grid({ card: race.card, blocks: race.builds[i], small: true,
-                                       last: local.last?.bySeat?.[i]?.zone === "race" ? local.last.bySeat[i] : null,
+                                       last: lastBlocks(view)[i]?.zone === "race" ? lastBlocks(view)[i] : null,
                                        label: `${ctx.name(i)}'s lightning build`, testid: "tr-race-grid-other" }));
     });
     return h("section", { class: "tr-race-banner", "data-testid": "tr-race", role: "status" },
@@ -356,7 +356,7 @@ export default {
     };
 
     const wrongZones = new Set(exchangeMoves.map((m) => m.zone));
-    const lastOf = local.last?.bySeat || {};
+    const lastOf = lastBlocks(view);
     const controls = this.controls(view, ctx, local, me,
       { moves, modes, mode, sizes, dirs, candidates, lightning, play, dieFace, blockModes, wrongZones });
     let boards;
@@ -532,7 +532,7 @@ export default {
   others(view, ctx, me, local) {
     local.open = local.open || {};
     const wide = typeof window === "undefined" || window.innerWidth > 760;
-    const lastOf = local.last?.bySeat || {};
+    const lastOf = lastBlocks(view);
     const panels = view.seats.filter((s) => s.seat !== me).map((s) => {
       const acted = view.phase === "build" ? view.acted[s.seat] : null;
       const doing = view.phase === "build" ? `Die: ${dieText(view.dice[s.seat])} · ${acted ? `✓ ${ACTED[acted] || acted}` : "thinking…"}`
@@ -569,22 +569,20 @@ export default {
   },
 };
 
-/** Keep this round's news (cards won, bonus blocks, new cards) from the latest events, and each
- *  seat's latest placement (drawn highlighted on its board while the block is still there). The race result is not
- *  remembered here: it is in view.last_race. */
+/** Keep this round's news (cards won, bonus blocks, new cards) from the latest events. The race
+ *  result is not remembered here: it is in view.last_race. */
 function remember(view, ctx, local) {
   if (local.seenVersion === ctx.version) return;
   local.seenVersion = ctx.version;
-  local.last = local.last || { bySeat: {} };  // kept until that seat places again
-  for (const e of ctx.events || []) {
-    const d = e.data || {};
-    if (typeof d.seat === "number" && ["place", "rebuild", "race"].includes(d.type)) {
-      local.last.bySeat[d.seat] = { zone: d.type === "race" ? "race" : d.zone, size: d.size, col: d.col, row: d.row, dir: d.dir };
-    }
-  }
   const news = (ctx.events || []).filter((e) => e.data && (e.data.won || e.data.bonus || e.data.cooperative
     || typeof e.data.lightning === "boolean" || e.data.card !== undefined || e.data.over)).map((e) => ctx.words(e.text));
   if (news.length) local.news = { round: view.round, lines: news };
+}
+
+/** The block each seat laid last (view.last), by seat; a race block's zone is "race". Drawn
+ *  highlighted on that seat's board while the block is still there. */
+function lastBlocks(view) {
+  return (view.last || []).map((b) => (b ? { ...b, zone: b.type === "race" ? "race" : b.zone } : null));
 }
 
 function legend() {

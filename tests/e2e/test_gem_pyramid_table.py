@@ -45,7 +45,8 @@ def check_last_marked(page_of: Client, mover: Client) -> None:
     expect(marked).to_have_attribute("data-row", str(last["row"]))
     expect(marked).to_have_attribute("data-pos", str(last["pos"]))
     who = "you" if page_of is mover else NAMES[mover.label]
-    expect(page_of.page.get_by_test_id("lucent-last-move")).to_contain_text(f"Last move: {who} placed")
+    expect(page_of.page.get_by_test_id("lucent-last-move")).to_contain_text(
+        f"Last move: {who} placed")
 
 
 def test_the_last_gem_is_marked_and_a_single_game_has_no_number(open_client) -> None:

@@ -25,7 +25,7 @@ from tests.games.playout import Playout, as_json, option_sets, random_move, star
 GAMES_PER_CASE = int(os.environ.get("CONFORMANCE_GAMES", "40"))
 STEPS_PER_CASE = int(os.environ.get("CONFORMANCE_STEPS", "2500"))
 FRESHNESS_SAMPLE = 0.25  # share of views vandalised to prove they alias nothing (costly)
-RETYPED_PER_STEP = 24  # deep near misses (types, nested values, keys) tried per step
+RETYPED_PER_STEP = 12  # deep near misses (types, nested values, keys) tried per step
 MAX_STEPS = 20_000
 
 CASES = [
@@ -184,17 +184,16 @@ def _check_step(game: Game, play: Playout, chooser: Random) -> None:
         _assert_refused(game, state, seat, junk)
     chosen = chooser.choice(legal)
     assert is_legal(chosen, legal) and is_legal(as_json(chosen), legal)
-    exact = {_exact(m) for m in legal}
     deep = _deep_mutations(chosen)
     for near in _mutations(chosen) + chooser.sample(deep, min(RETYPED_PER_STEP, len(deep))):
-        if _exact(near) in exact:
-            assert is_legal(near, legal)
-            continue
-        assert not is_legal(near, legal), f"{near!r} passed for a legal move"
-        if near in legal:  # equal by Python's == (2.0, true for 2): only the platform stops it
-            _assert_platform_refuses(game, state, seat, len(play.moves), near)
-        else:  # unequal even by ==: the game refuses it on its own, as the platform then asks
+        if near not in legal:  # unequal even by ==: the game refuses it on its own, as asked
+            assert not is_legal(near, legal)
             _assert_refused(game, state, seat, near)
+        elif any(_exact(m) == _exact(near) for m in legal if m == near):
+            assert is_legal(near, legal)
+        else:  # equal by Python's == (2.0, true for 2): only the platform stops it
+            assert not is_legal(near, legal), f"{near!r} passed for a legal move"
+            _assert_platform_refuses(game, state, seat, len(play.moves), near)
 
 
 def _check_move_log(game: Game, play: Playout) -> None:

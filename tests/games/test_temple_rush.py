@@ -1306,13 +1306,13 @@ def test_random_games_keep_blocks_and_scores_consistent(players, seed, coop):
 
 GOLDEN = {  # (players, cooperative finale, seed) -> (moves, scores, sha256 of the final view)
     (1, False, 7): (34, [23.0],
-                    "ed95ddc8791aad7ee21e5b316a03f7d75e1a2581334c5ce97548ae4be945aaab"),
+                    "6b30c9b4e9400540a2fd9cb8a0a6d016e6c6e05ebc4d5b3f986a7fa35c8db3a0"),
     (2, False, 7): (135, [24.0, 36.0],
-                    "a201a4c704cab5527b733de7d22b9588e5ea485365372fe1340c0aa8a4fbd10f"),
+                    "6f8837c6a94619fa78b57805407e8faf8514d30f7ca963f773422be57de8e18a"),
     (3, True, 7): (183, [17.0, 22.0, 29.0],
-                   "d3a4a29358308ff74037524e41931f1b188a43a61bf83d1d6c3c8f50c14588bc"),
+                   "4e33ab90802a5da86940510887eed1e0b6f725dd711e22f6bd3470edd15af8cf"),
     (4, False, 7): (270, [29.0, 25.0, 21.0, 18.0],
-                    "0e2f0c04ccc709b4384e8f0924b00d42b27c3574044b1950e252a1cc119f6dbd"),
+                    "9a0320ecf24f835d171f8362174f094add9d32c8c82f73c4895bcfcd2d4db69b"),
 }
 
 
@@ -1380,5 +1380,14 @@ def test_the_log_counts_columns_and_layers_from_one_like_the_buttons():
     assert text == "placed a 1x2 block on end at column 1, layer 1 in zone 1"
     _, events = GAME.apply(build(table(dice=(4, 4)), 0, 0, blk(4, 0, 0)), 0,
                            {"type": "exchange", "zone": 0, "block": 10}, Random(0))
-    assert events[0].text == ("Seat 1 exchanges the 1x4 block flat at column 1, layer 1 of zone "
-                              "1: it goes back to the supply.")
+    assert events[0].text == ("The 1x4 block flat at column 1, layer 1 of zone 1 goes back to "
+                              "seat 1's supply."), "the block the move line cannot name"
+
+
+def test_the_events_tell_what_a_move_led_to_not_the_move_again():
+    """The platform writes each move's own line (`describe`); events add only what followed.
+    The block laid last is in the view, for the board to mark."""
+    state, events = GAME.apply(table(dice=(1, 1)), 0, place(0, 1, 0, 0), Random(0))
+    assert events == []
+    assert GAME.view(state, 1)["last"] == [{"type": "place", "zone": 0, "size": 1, "col": 0,
+                                            "row": 0, "dir": "flat"}, None]
