@@ -46,13 +46,13 @@ class Settings(BaseSettings):
     sockets_per_room: int = 256
     # A websocket that sends nothing (not even a ping) for this long is closed (0: never).
     ws_idle_seconds: float = 120.0
-    # Request headers must be complete this long after their first byte (app.deadlines).
+    # Request headers must be complete this long after their first byte (app.guard.deadlines).
     header_timeout_seconds: float = 10.0
-    # A request body must be complete this long after its headers (0: no limit; app.deadlines).
+    # A request body must be complete this long after its headers (0: no limit; guard/deadlines.py).
     body_timeout_seconds: float = 20.0
     # A player token not renewed for this long stops working (0: tokens never expire).
     token_ttl_days: float = 30.0
-    # Room expiry (app.expiry; 0: never): a waiting room untouched this long closes, a game with
+    # Room expiry (expiry.py; 0: never): a waiting room untouched this long closes, a game with
     # no move this long closes, and closed rooms are deleted this long after their last change.
     lobby_expiry_hours: float = 24.0
     abandoned_expiry_days: float = 14.0
@@ -90,10 +90,6 @@ class Settings(BaseSettings):
     @property
     def token_ttl(self) -> timedelta | None:
         return timedelta(days=self.token_ttl_days) if self.token_ttl_days > 0 else None
-
-    @property
-    def is_sqlite(self) -> bool:
-        return self.async_database_url.startswith("sqlite")
 
 
 def _classes(token: str) -> int:

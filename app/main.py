@@ -14,11 +14,11 @@ from fastapi.staticfiles import StaticFiles
 from app.api import admin, chat, lobby, play, replay
 from app.config import Settings, get_settings
 from app.errors import install_handlers
-from app.gate import RestGate
+from app.guard.gate import RestGate
+from app.guard.quotas import GuessThrottle
+from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
-from app.quotas import GuessThrottle
-from app.security import Edge, install_log_filter
+from app.store.migrate import upgrade_to_head_async
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -35,13 +35,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hall.stop()
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
-    # was configured since (issue 10).
+    # was configured since.
     app = FastAPI(title="Ziggurat", lifespan=lifespan,
                   telemetry={"tracing": False, "metrics": False, "logs": False})
     install_handlers(app)
     # Routes are matched in order: every game socket first (one route), then the lobby's.
     # They go straight into the app's own list: FastAPI 0.165 keeps an included router as one
-    # nested route and matches a request through it twice, 7% of a room's set-up (issue 10).
+    # nested route and matches a request through it twice, 7% of a room's set-up.
     # Each router's prefix and dependencies are already part of its routes; the app's
     # `dependency_overrides` do not reach them (nothing here uses overrides).
     for module in (play, lobby, admin, replay, chat):
@@ -58,7 +58,7 @@ GC_THRESHOLDS = (50_000, 20, 100)
 
 
 def tune_gc() -> None:
-    """Keep the garbage collector off the latency tail (issue 10). Measured under load: a full
+    """Keep the garbage collector off the latency tail. Measured under load: a full
     collection walked every object the imports and the engine had made and paused the event
     loop for 115-140 ms every few seconds, and young collections took ~5% of the CPU. Whatever
     exists once the app has started (modules, tables, models, the games) is frozen out of the

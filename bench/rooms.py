@@ -105,7 +105,7 @@ def _percentile(values: list[float], pct: float) -> float:
 
 
 # Two players here play game after game, a room every ~27 moves: far past what the per-player
-# limits allow a person (app/quotas.py), so they are off for the bench.
+# limits allow a person (app/guard/quotas.py), so they are off for the bench.
 NO_PLAYER_LIMITS = {"ROOMS_PER_MINUTE_PER_PLAYER": "0", "JOINS_PER_MINUTE_PER_PLAYER": "0"}
 
 

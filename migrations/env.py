@@ -10,8 +10,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from app.config import get_settings
-from app.db import make_engine
-from app.models import Base
+from app.store.db import make_engine
+from app.store.models import Base
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):

@@ -8,9 +8,9 @@ import secrets
 import pytest
 from pydantic import ValidationError
 
-from app.auth import bearer, check_admin
 from app.config import Settings
 from app.errors import ApiError
+from app.guard.auth import bearer, check_admin
 
 STRONG = "clé-très-secrète-42"
 

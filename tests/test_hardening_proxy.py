@@ -4,7 +4,7 @@ the proxy saw, whatever X-Forwarded-For the client wrote.
 There is no HAProxy or docker engine here: the test reads deploy/haproxy.cfg for what the proxy
 does to the header, and docker-compose.yml for how uvicorn is told to trust it, then runs
 uvicorn's own proxy-header middleware on what the proxy would forward and reads the address
-the app's limits use (`app.quotas.client_address`)."""
+the app's limits use (`app.guard.quotas.client_address`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app.quotas import client_address
+from app.guard.quotas import client_address
 
 ROOT = Path(__file__).resolve().parent.parent
 PROXY_ADDRESS = "172.18.0.5"  # HAProxy, as the app processes see it on the compose network

@@ -1,4 +1,4 @@
-"""QuietWatch (app/idle.py): a wait for the next frame gives up after a quiet spell, as
+"""QuietWatch (app/guard/idle.py): a wait for the next frame gives up after a quiet spell, as
 `asyncio.timeout` around it would, with one timer per spell instead of one per frame."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from app.idle import QuietWatch
+from app.guard.idle import QuietWatch
 
 SPELL = 0.05
 

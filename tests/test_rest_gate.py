@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.gate import RestGate
+from app.guard.gate import RestGate
 
 
 class _App:

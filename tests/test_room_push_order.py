@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from app.sockets import Client, RoomSockets
+from app.play.sockets import Client, RoomSockets
 
 
 def _room(connected: list[bool]) -> dict[str, Any]:

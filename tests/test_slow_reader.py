@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.sockets import OUTBOX_LIMIT, Client
+from app.play.sockets import OUTBOX_LIMIT, Client
 
 
 class _Socket:
@@ -27,7 +27,7 @@ async def test_a_reader_that_falls_behind_is_closed_once_and_logged_once(
         caplog: pytest.LogCaptureFixture) -> None:
     ws: Any = _Socket()
     client = Client(ws, "ROOM", None, None)
-    with caplog.at_level(logging.WARNING, logger="app.sockets"):
+    with caplog.at_level(logging.WARNING, logger="app.play.sockets"):
         for n in range(OUTBOX_LIMIT * 4):
             client.send({"n": n})
     assert client.closed

@@ -1,14 +1,14 @@
 """A connection never goes back in time: at one version the status only moves forward.
 
-Found by the benchmark (issue 10): the `lobby` state a greeting read before the start reached a
+Found by the benchmark: the `lobby` state a greeting read before the start reached a
 client after the `active` one, and the client took the game for over."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.snapshot import Snapshot
-from app.sockets import Client
+from app.play.snapshot import Snapshot
+from app.play.sockets import Client
 
 
 def _snap(version: int, status: str) -> Snapshot:

@@ -1,31 +1,19 @@
-"""Admin: find stuck rooms, look inside them, and unstick them."""
+"""Admin routes: find stuck rooms, look inside them, and unstick them (app/admin/console.py)."""
 
 from __future__ import annotations
 
 import unicodedata
-from datetime import timedelta
 from typing import Annotated, Any
 from urllib.parse import unquote
 
 from fastapi import APIRouter, Depends, Header, Path, Query
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.concurrency import run_in_threadpool
 
-from app import absence, rooms
+from app.admin import console
 from app.api.bounds import MAX_INT32, MAX_SEAT
-from app.api.deps import AdminDep, HallDep, SessionDep
-from app.api.replay import log_rows, replay_payload
-from app.client_ids import platform_id
-from app.db import transaction
+from app.api.deps import AdminDep, HallDep
 from app.errors import ApiError
-from app.models import AdminAction, MoveRow, Player, Room, Seat, utcnow
-from app.moves import Mover, submit_move
-from app.names import invisible
-from app.replays import state_at
-from games import REGISTRY
-from games.protocol import replay
+from app.guard.names import invisible
 
 router = APIRouter(prefix="/api/admin", dependencies=[AdminDep])
 
@@ -56,37 +44,8 @@ def _searchable(value: str | None, field: str) -> str | None:
 ActorDep = Annotated[str, Depends(admin_name)]
 
 
-async def _audit(session: AsyncSession, actor: str, action: str, code: str,
-                 version: int | None, **detail: Any) -> None:
-    """Write one audit line inside the caller's transaction (so it commits with the action)."""
-    session.add(AdminAction(actor=actor, action=action, room_code=code, version=version,
-                            detail=detail))
-
-
-def _to_act(room: Room) -> list[int]:
-    if room.state is None or room.status != "active":
-        return []
-    try:
-        return sorted(REGISTRY[room.game].to_act(room.state))
-    except Exception:  # a broken rule module must not hide the room from the admin
-        return []
-
-
-async def _players(session: AsyncSession, codes: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Each room's seats: who holds them and whether they are connected."""
-    rows = (await session.execute(
-        select(Seat, Player.name).outerjoin(Player, Seat.player_id == Player.id)
-        .where(Seat.room_code.in_(codes)).order_by(Seat.room_code, Seat.seat))).all()
-    found: dict[str, list[dict[str, Any]]] = {code: [] for code in codes}
-    for seat, name in rows:
-        found[seat.room_code].append({"seat": seat.seat, "name": name, "bot": seat.bot,
-                                      "connections": seat.connections,
-                                      "connected": seat.bot is not None or seat.connections > 0})
-    return found
-
-
 @router.get("/rooms")
-async def list_rooms(session: SessionDep, status: str | None = None,
+async def list_rooms(hall: HallDep, status: str | None = None,
                      stalled_minutes: Annotated[float | None, Query(
                          ge=0, le=10_000_000, allow_inf_nan=False)] = None,
                      q: Annotated[str | None, Query(max_length=40)] = None
@@ -97,169 +56,58 @@ async def list_rooms(session: SessionDep, status: str | None = None,
     come before the newest of the rest, so that many finished rooms never crowd out a stalled one.
     """
     status, q = _searchable(status, "status"), _searchable(q, "q")
-    query = select(Room)
-    if status:
-        query = query.where(Room.status == status)
-    if stalled_minutes is not None:
-        query = query.where(Room.status == "active",
-                            Room.updated_at < utcnow() - timedelta(minutes=stalled_minutes))
-    if q and q.strip():
-        needle = q.strip().lower()
-        by_player = (select(Seat.room_code).join(Player, Seat.player_id == Player.id)
-                     .where(func.lower(Player.name).contains(needle, autoescape=True)))
-        query = query.where(or_(Room.code.contains(needle, autoescape=True),
-                                Room.code.in_(by_player)))
-    if status or stalled_minutes is not None:
-        found = list(await session.scalars(query.order_by(Room.updated_at.desc()).limit(500)))
-    else:
-        live = Room.status.in_(("active", "errored"))
-        found = [*await session.scalars(query.where(live).order_by(Room.updated_at).limit(500)),
-                 *await session.scalars(query.where(~live).order_by(Room.updated_at.desc())
-                                        .limit(200))]
-    players = await _players(session, [r.code for r in found])
-    return [{"code": r.code, "game": r.game, "status": r.status, "version": r.version,
-             "last_move_at": r.last_move_at, "updated_at": r.updated_at,
-             "created_at": r.created_at, "has_error": r.error is not None,
-             "error": r.error, "to_act": _to_act(r), "players": players[r.code]}
-            for r in found]
+    return await console.list_rooms(hall, status, stalled_minutes, q)
 
 
 @router.get("/rooms/{code}")
-async def inspect_room(code: str, session: SessionDep) -> dict[str, Any]:
-    room = await rooms.get_room(session, code)
-    seats = await rooms.seats_of(session, room.code)
-    moves = await log_rows(session, room.code)
-    game = REGISTRY[room.game]
-    return {
-        "room": await rooms.room_payload(session, room),
-        "state": room.state,
-        "seed": room.seed,
-        "error": room.error,
-        "to_act": _to_act(room) if room.status == "active" else [],
-        "connections": {s.seat: s.connections for s in seats},
-        "players": (await _players(session, [room.code]))[room.code],
-        "created_at": room.created_at,
-        "last_move_at": room.last_move_at,
-        "log": [{"version": m.version, "seat": m.seat, "client_id": m.client_id,
-                 "move": m.move, "text": game.describe(m.move), "events": m.events,
-                 "at": m.created_at} for m in moves],
-    }
+async def inspect_room(code: str, hall: HallDep) -> dict[str, Any]:
+    return await console.inspect_room(hall, code)
 
 
 @router.get("/rooms/{code}/versions/{version}")
 async def state_at_version(code: str, version: Annotated[int, Path(ge=0, le=MAX_INT32)],
-                           session: SessionDep) -> dict[str, Any]:
+                           hall: HallDep) -> dict[str, Any]:
     """The full state the room had at `version`, rebuilt from the log: a rollback's preview."""
-    room = await rooms.get_room(session, code)
-    if room.state is None or not 0 <= version <= room.version:
-        raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
-    seats = await rooms.seats_of(session, room.code)
-    rows = await log_rows(session, room.code, upto=version)
-    game = REGISTRY[room.game]
-    try:
-        state = await run_in_threadpool(state_at, room, len(seats), rows, version)
-        outcome = game.outcome(state)
-        to_act = sorted(game.to_act(state)) if outcome is None else []
-    except Exception as exc:
-        raise ApiError(409, "room_errored", f"The rules failed while rebuilding version "
-                       f"{version}: {type(exc).__name__}: {exc}") from None
-    return {"version": version, "state": state, "to_act": to_act,
-            "outcome": outcome.to_json() if outcome else None}
+    return await console.state_at_version(hall, code, version)
 
 
 @router.get("/rooms/{code}/replay")
-async def admin_replay(code: str, session: SessionDep,
+async def admin_replay(code: str, hall: HallDep,
                        seat: Annotated[int | None, Query(ge=0, le=MAX_SEAT)] = None
                        ) -> dict[str, Any]:
     """Any room that has started, at every version, from any seat: the whole log unredacted."""
-    room = await rooms.get_room(session, code)
-    return await replay_payload(session, room, seat, whole_log=True)
+    return await console.replay_any(hall, code, seat)
 
 
 @router.get("/audit")
-async def audit_log(session: SessionDep, room: Annotated[str | None, Query(max_length=20)] = None,
+async def audit_log(hall: HallDep, room: Annotated[str | None, Query(max_length=20)] = None,
                     limit: Annotated[int, Query(ge=1, le=500)] = 100) -> list[dict[str, Any]]:
     """Admin actions, newest first (of one room when `room` is given)."""
-    query = select(AdminAction).order_by(AdminAction.id.desc()).limit(limit)
-    if room:
-        query = query.where(AdminAction.room_code == rooms.normalize_code(room))
-    return [{"id": a.id, "at": a.at, "actor": a.actor, "action": a.action,
-             "room": a.room_code, "version": a.version, "detail": a.detail}
-            for a in await session.scalars(query)]
+    return await console.audit_log(hall, room, limit)
 
 
 @router.post("/rooms/{code}/bot")
-async def replace_with_bot(code: str, body: SeatBody, session: SessionDep, hall: HallDep,
+async def replace_with_bot(code: str, body: SeatBody, hall: HallDep,
                            actor: ActorDep) -> dict[str, Any]:
-    async with transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        seat = await session.get(Seat, (room.code, body.seat))
-        if seat is None:
-            raise ApiError(422, "bad_seat", f"This room has no seat {body.seat}.")
-        await _audit(session, actor, "bot", room.code, room.version, seat=body.seat,
-                     player=seat.player_id, bot=seat.bot)
-        await absence.hand_to_bot(session, room, seat, "admin")
-        await hall.room_changed(room.code, session)
-    await hall.after_room_change(room.code)
-    hall.bots.wake(room.code)
+    await console.replace_with_bot(hall, code, body.seat, actor)
     return {"ok": True}
 
 
 @router.post("/rooms/{code}/zombie")
-async def force_zombie_move(code: str, body: SeatBody, session: SessionDep,
+async def force_zombie_move(code: str, body: SeatBody,
                             hall: HallDep, actor: ActorDep) -> dict[str, Any]:
-    room = await rooms.get_room(session, code)
-    if body.seat not in _to_act(room):
-        raise ApiError(409, "not_your_turn", f"Seat {body.seat} is not to act.")
-    room_code, seen = room.code, room.version
-    try:
-        move = REGISTRY[room.game].zombie_move(room.state, body.seat)
-    except Exception as exc:  # a broken rule module: pause the room, as a failing move would
-        await session.rollback()
-        await hall.mark_errored(room_code, exc)
-        raise ApiError(409, "room_errored", "The game's zombie move failed; the room is paused "
-                       "and its traceback kept.") from None
-    await session.rollback()  # end this read: the pipeline writes in its own transaction
-    version = await submit_move(hall, room_code, Mover(seat=body.seat),
-                                platform_id("admin", seen, body.seat), seen, move)
-    async with transaction(session):
-        await _audit(session, actor, "zombie", room_code, seen, seat=body.seat, move=move,
-                     made=version)
-    return {"version": version, "move": move}
+    return await console.force_zombie_move(hall, code, body.seat, actor)
 
 
 @router.post("/rooms/{code}/rollback")
-async def roll_back(code: str, body: VersionBody, session: SessionDep,
+async def roll_back(code: str, body: VersionBody,
                     hall: HallDep, actor: ActorDep) -> dict[str, Any]:
     """Replay the log from the seed up to `version`, drop what came after, and resume."""
-    async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        if room.state is None or body.version > room.version:
-            raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
-        game = REGISTRY[room.game]
-        seats = await rooms.seats_of(session, room.code)
-        kept = await log_rows(session, room.code, upto=body.version)
-        state = replay(game, len(seats), game.Options.model_validate(room.options), room.seed,
-                       ((row.seat, row.move) for row in kept))
-        await session.execute(delete(MoveRow).where(MoveRow.room_code == room.code,
-                                                    MoveRow.version > body.version))
-        await _audit(session, actor, "rollback", room.code, room.version, to=body.version,
-                     status=room.status, dropped=room.version - body.version)
-        room.state, room.version, room.error = state, body.version, None
-        room.status = "finished" if game.outcome(state) is not None else "active"
-        await hall.room_changed(room.code, session, reset=True)
-    await hall.after_room_change(room.code, force_state=True)
-    hall.bots.wake(room.code)
-    return {"version": body.version, "status": room.status}
+    return await console.roll_back(hall, code, body.version, actor)
 
 
 @router.post("/rooms/{code}/abort")
-async def abort(code: str, session: SessionDep, hall: HallDep,
+async def abort(code: str, hall: HallDep,
                 actor: ActorDep) -> dict[str, Any]:
-    async with transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        await _audit(session, actor, "abort", room.code, room.version, status=room.status)
-        room.status = "aborted"
-        await hall.room_changed(room.code, session)
-    await hall.after_room_change(room.code)
+    await console.abort(hall, code, actor)
     return {"status": "aborted"}

@@ -10,10 +10,10 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app import chat, rooms
 from app.api.deps import CurrentPlayer, HallDep, SessionDep
-from app.db import transaction
 from app.errors import ApiError
+from app.store.db import transaction
+from app.table import chat, rooms
 
 router = APIRouter(prefix="/api")
 

@@ -1,4 +1,5 @@
-"""Dependencies as `Annotated` aliases: the Hall, a session, the caller, the admin check."""
+"""Dependencies as `Annotated` aliases: the Hall (as services see it), a session, the caller,
+the admin check."""
 
 from __future__ import annotations
 
@@ -11,26 +12,26 @@ from fastapi.security.base import SecurityBase
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
-from app.auth import bearer, check_admin, player_for_token, player_from_pool
+from app.context import Context
 from app.errors import ApiError
-from app.hall import Hall
-from app.models import Player
+from app.guard.auth import bearer, check_admin
+from app.store.models import Player
 
 
-def hall_of(connection: HTTPConnection) -> Hall:
+def hall_of(connection: HTTPConnection) -> Context:
     """The routes every new room goes through (players, room, join, start) call this and
     `client_host` themselves rather than take `HallDep` and `Address`: FastAPI solves each
-    dependency anew on every request, 4% of a room's set-up (issue 10)."""
+    dependency anew on every request, 4% of a room's set-up."""
     return connection.app.state.hall
 
 
-async def get_hall(request: Request) -> Hall:
+async def get_hall(request: Request) -> Context:
     """Async, like every dependency here: FastAPI runs a plain `def` dependency in a worker
-    thread, and that hand-off cost more than the whole lookup, on every request (issue 10)."""
+    thread, and that hand-off cost more than the whole lookup, on every request."""
     return hall_of(request)
 
 
-HallDep = Annotated[Hall, Depends(get_hall)]
+HallDep = Annotated[Context, Depends(get_hall)]
 
 
 async def get_session(hall: HallDep) -> AsyncIterator[AsyncSession]:
@@ -45,7 +46,7 @@ class _Bearer(SecurityBase):
     """A dependency that reads `Authorization: Bearer <token>` itself and is documented in
     OpenAPI as an HTTP bearer scheme (Swagger's Authorize button). FastAPI treats an instance
     of `SecurityBase` as a scheme; a `Header` parameter instead cost 2% of a room's set-up in
-    FastAPI's per-request parameter handling (issue 10)."""
+    FastAPI's per-request parameter handling."""
 
     def __init__(self, name: str, description: str) -> None:
         self.model = HTTPBearerModel(description=description)
@@ -54,7 +55,7 @@ class _Bearer(SecurityBase):
 
 class _Caller(_Bearer):
     """The player the token names, read outside any session: routes only read it, and a
-    request that needs no session (a join or a start on Postgres) then opens none (issue 10).
+    request that needs no session (a join or a start on Postgres) then opens none.
     It takes the Hall from the request rather than from another dependency: FastAPI solves
     every level of dependencies anew on each request."""
 
@@ -65,10 +66,7 @@ class _Caller(_Bearer):
     async def __call__(self, request: Request) -> Player | None:
         hall = hall_of(request)
         token, ttl = bearer(request.headers.get("authorization")), hall.settings.token_ttl
-        if hall.cache is not None:  # Postgres: one prepared statement
-            player = await player_from_pool(hall.cache.pool, token, ttl)
-        else:
-            player = await player_for_token(hall.reader, token, ttl)
+        player = await hall.store.player_by_token(token, ttl)
         if player is None and self.required:
             raise ApiError(401, "no_token", "Create a player first and send its token as "
                            "'Authorization: Bearer <token>'.")

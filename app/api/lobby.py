@@ -7,9 +7,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, StringConstraints, model_validator
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 
-from app import absence, rooms, seatwrite
 from app.api.bounds import MAX_SEAT
 from app.api.deps import (
     Address,
@@ -20,13 +19,14 @@ from app.api.deps import (
     client_host,
     hall_of,
 )
-from app.auth import hash_token, new_token, token_times
-from app.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
-from app.db import transaction
 from app.errors import ApiError
-from app.models import MoveRow, Player, Room, Seat, utcnow
-from app.names import clean_name
-from app.rules_help import rules_of
+from app.guard.auth import hash_token, new_token, token_times
+from app.guard.names import clean_name
+from app.store.db import transaction
+from app.store.models import MoveRow, Player, Room, Seat, utcnow
+from app.table import absence, rooms
+from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from app.table.rules_help import rules_of
 from games import REGISTRY, Event
 
 router = APIRouter(prefix="/api")
@@ -48,7 +48,7 @@ class NewRoom(BaseModel):
     # Seconds per move; None (the default) plays without a clock. See TURN_CLOCK_PRESETS.
     turn_clock: int | None = Field(None, ge=MIN_TURN_CLOCK, le=MAX_TURN_CLOCK)
     # Fischer clock: with an increment, turn_clock is each seat's starting bank and every move
-    # a seat makes adds this many seconds to it (app/seat_clocks.py).
+    # a seat makes adds this many seconds to it (app/table/seat_clocks.py).
     clock_increment: int | None = Field(None, ge=0, le=MAX_CLOCK_INCREMENT)
 
     @model_validator(mode="after")
@@ -71,10 +71,6 @@ async def health() -> dict[str, bool]:
     return {"ok": True}
 
 
-_NEW_PLAYER = ("INSERT INTO players (id, name, token_hash, created_at, token_renewed_at) "
-               "VALUES ($1, $2, $3, $4, $4)")
-
-
 @router.post("/players", status_code=201)
 async def create_player(body: NewPlayer, request: Request) -> dict[str, str | None]:
     """One INSERT, no ORM session: the benchmark's rooms each start with two of these."""
@@ -83,13 +79,7 @@ async def create_player(body: NewPlayer, request: Request) -> dict[str, str | No
     token, now = new_token(), utcnow()
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
                     token_hash=hash_token(token), created_at=now, token_renewed_at=now)
-    if hall.cache is not None:  # Postgres: one prepared, autocommitted statement
-        await hall.cache.pool.execute(_NEW_PLAYER, player.id, player.name, player.token_hash, now)
-    else:
-        async with hall.engine.begin() as conn:
-            await conn.execute(insert(PLAYERS).values(
-                id=player.id, name=player.name, token_hash=player.token_hash, created_at=now,
-                token_renewed_at=now))
+    await hall.store.add_player(player)
     return {"id": player.id, "name": player.name, "token": token,
             **token_times(player, hall.settings.token_ttl)}
 
@@ -125,35 +115,12 @@ async def game_rules(game_id: str) -> dict[str, Any]:
     return rules_of(game_id)
 
 
-# $1 code, $2 game, $3 options, $4 host, $5 private, $6 seed, $7 now, $8 turn clock,
-# $9 clock increment, $10 seats. The seats reference the room: their foreign keys are checked at
-# the end of the statement, after both inserts.
-_NEW_ROOM = """
-WITH r AS (
-  INSERT INTO rooms (code, game, options, status, host_id, private, seed, version, created_at,
-                     updated_at, spectators_muted, turn_clock, clock_increment)
-  VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9) RETURNING code
-)
-INSERT INTO seats (room_code, seat, player_id, connections)
-SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 - 1) AS n"""
-
-
 @router.post("/rooms", status_code=201)
 async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) -> dict[str, Any]:
     hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("rooms", where, player.id)
-    if hall.cache is not None:  # Postgres: one statement, and the answer needs no reading
-        room, seats = rooms.new_room(player, body.game, body.options, body.seats,
-                                     body.private, body.turn_clock, body.clock_increment)
-        await hall.cache.pool.execute(_NEW_ROOM, room.code, room.game, room.options,
-                                      room.host_id, room.private, room.seed, room.created_at,
-                                      room.turn_clock, room.clock_increment, len(seats))
-        return rooms.new_room_payload(room, seats, player)
-    async with hall.sessions() as session, transaction(session):
-        room = await rooms.create_room(session, player, body.game, body.options, body.seats,
-                                       body.private, body.turn_clock, body.clock_increment)
-        payload = await rooms.room_payload(session, room)
-    return payload
+    return await hall.store.add_room(player, body.game, body.options, body.seats, body.private,
+                                     body.turn_clock, body.clock_increment)
 
 
 @router.get("/rooms")
@@ -185,17 +152,11 @@ async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
 
 
 async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dict[str, Any]:
-    """`_change` for an action on the room and its seats alone (`rooms.*_seats`): on Postgres
-    one short transaction on the pool (`app.seatwrite`), with no ORM session at all."""
-    if hall.cache is None:
-        async def on_session(session: Any, room: Any, *args: Any) -> None:
-            action(room, await rooms.seats_of(session, room.code), *args)
-        async with hall.sessions() as session:
-            return await _change(code, session, hall, on_session, *args)
-    code = rooms.normalize_code(code)
-    async with hall.locks.get(code):
-        await seatwrite.change(hall.cache.pool, code, hall.room_notice(code), action, *args)
-    return await _answer(code, hall)
+    """`_change` for an action on the room and its seats alone (`rooms.*_seats`): the store
+    runs it in one short transaction (on Postgres on the raw pool, with no ORM session)."""
+    async with hall.locks.get(rooms.normalize_code(code)):
+        await hall.store.change_seats(code, action, *args)
+    return await _answer(rooms.normalize_code(code), hall)
 
 
 async def _answer(code: str, hall: HallDep) -> dict[str, Any]:

@@ -7,25 +7,21 @@ import contextlib
 import logging
 import time
 import weakref
-from types import SimpleNamespace
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import Select, select
 
-from app import chat, presence
 from app.api.deps import hall_of
-from app.auth import check_found, hash_token
-from app.client_ids import check_player_id
+from app.context import Context
 from app.errors import ApiError
-from app.hall import Hall
-from app.idle import QuietWatch
-from app.models import Player, Room, Seat
-from app.moves import Mover, submit_move
-from app.quotas import client_address
-from app.rooms import normalize_code
-from app.sockets import Client
+from app.guard.auth import check_found, hash_token
+from app.guard.idle import QuietWatch
+from app.guard.quotas import client_address
+from app.play.moves import on_move_frame
+from app.play.sockets import Client, error_frame
+from app.table import chat, presence
+from app.table.rooms import normalize_code
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -59,29 +55,25 @@ def offered_token(offered: list[str]) -> str | None:
                 None)
 
 
-def _error(code: str, message: str, move_id: Any = None) -> dict[str, Any]:
-    return {"type": "error", "id": move_id, "code": code, "message": message}
-
-
 @router.websocket("/api/rooms/{code}/ws")
 async def play(ws: WebSocket, code: str) -> None:
     hall = hall_of(ws)
     offered = ws.scope.get("subprotocols") or []
     # The token read here, not as a query parameter: FastAPI's per-request parameter handling
-    # cost 2% of a room's set-up (issue 10).
+    # cost 2% of a room's set-up.
     token = ws.query_params.get("token") or offered_token(offered)
     await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     try:
         client = await _admit(hall, ws, code, token)
     except ApiError as exc:
         hall.quotas.failed(exc.code, client_address(ws.scope))
-        await ws.send_text(orjson.dumps(_error(exc.code, exc.message)).decode())
+        await ws.send_text(orjson.dumps(error_frame(exc.code, exc.message)).decode())
         await ws.close(code=4000 + exc.status)
         return
     pump = asyncio.create_task(client.pump())
     # Messages are read while the greeting is still being put together: under load its
     # bookkeeping (counts, room, chat) takes many round trips, and a player who already holds
-    # the state from a push must not wait for it to move (issue 10: the first moves' tail).
+    # the state from a push must not wait for it to move (the first moves' tail).
     greeting = asyncio.create_task(_greet(hall, client))
     greeting.add_done_callback(lambda task: _greeted(task, client))
     try:
@@ -104,37 +96,11 @@ def _greeted(task: asyncio.Task[None], client: Client) -> None:
         client.close(1011, "server error; reconnect")
 
 
-ROOMS, PLAYERS, SEATS = Room.__table__, Player.__table__, Seat.__table__
-
-
-_ADMIT = """
-SELECT r.code, p.id, p.created_at, p.token_renewed_at, s.seat
-FROM rooms r LEFT JOIN players p ON p.token_hash = $2
-     LEFT JOIN seats s ON s.room_code = r.code AND s.player_id = p.id
-WHERE r.code = $1"""
-
-
-def _admit_query(code: str, token: str | None) -> Select[Any]:
-    """`_ADMIT` in Core, for SQLite: the room, with the token's player and their seat if any."""
-    query = select(ROOMS.c.code).where(ROOMS.c.code == code)
-    if token:
-        query = query.add_columns(PLAYERS.c.id, PLAYERS.c.created_at,
-                                  PLAYERS.c.token_renewed_at, SEATS.c.seat).select_from(
-            ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == hash_token(token)).outerjoin(
-                SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
-    return query
-
-
-async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Client:
+async def _admit(hall: Context, ws: WebSocket, code: str, token: str | None) -> Client:
     """The room, the token's player and their seat in one Core query: every socket opens here,
-    and three ORM reads were three round trips and an ORM session each time (issue 10)."""
+    and three ORM reads were three round trips and an ORM session each time."""
     raw, code = code, normalize_code(code)
-    if hall.cache is not None:  # Postgres: the same query as one prepared statement
-        row = await hall.cache.pool.fetchrow(_ADMIT, code, hash_token(token) if token else None)
-        found = None if row is None else SimpleNamespace(**dict(row.items()))
-    else:
-        async with hall.reader.connect() as conn:
-            found = (await conn.execute(_admit_query(code, token))).first()
+    found = await hall.store.admit(code, hash_token(token) if token else None)
     if found is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
     player_id = seat = None
@@ -149,7 +115,7 @@ async def _admit(hall: Hall, ws: WebSocket, code: str, token: str | None) -> Cli
     return client
 
 
-def _check_caps(hall: Hall, code: str, identity: str, anonymous: bool) -> None:
+def _check_caps(hall: Context, code: str, identity: str, anonymous: bool) -> None:
     """Refuse a socket past the per-room or per-identity cap (4429 `too_many_connections`)."""
     settings = hall.settings
     per_identity = settings.sockets_per_anonymous_address if anonymous \
@@ -162,7 +128,7 @@ def _check_caps(hall: Hall, code: str, identity: str, anonymous: bool) -> None:
                        "some tabs and try again.")
 
 
-async def _greet(hall: Hall, client: Client) -> None:
+async def _greet(hall: Context, client: Client) -> None:
     """A (re)connecting client gets the room and the current state at once.
 
     A seat's connection count change already pushes both to every local socket, this one
@@ -188,7 +154,7 @@ async def _greet(hall: Hall, client: Client) -> None:
             client.send(message)
 
 
-async def _serve(hall: Hall, client: Client) -> None:
+async def _serve(hall: Context, client: Client) -> None:
     limit = RateLimit(hall.settings.rate_per_second, hall.settings.rate_burst)
     quiet = QuietWatch(hall.settings.ws_idle_seconds or None)
     try:
@@ -203,14 +169,14 @@ async def _serve(hall: Hall, client: Client) -> None:
             if raw["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(raw.get("code", 1000))
             if not limit.allow():  # every frame counts, whatever it holds
-                client.send(_error("rate_limited", "Too many messages; slow down a little."))
+                client.send(error_frame("rate_limited", "Too many messages; slow down a little."))
                 continue
             text = raw.get("text")
             if text is None:
-                client.send(_error("bad_message", "Send JSON text frames, not binary."))
+                client.send(error_frame("bad_message", "Send JSON text frames, not binary."))
                 continue
             if len(text.encode()) > hall.settings.max_message_bytes:
-                client.send(_error("message_too_large", f"Messages are limited to "
+                client.send(error_frame("message_too_large", f"Messages are limited to "
                                    f"{hall.settings.max_message_bytes} bytes."))
                 continue
             await _handle(hall, client, text)
@@ -218,63 +184,36 @@ async def _serve(hall: Hall, client: Client) -> None:
         quiet.close()
 
 
-async def _handle(hall: Hall, client: Client, text: str) -> None:
+async def _handle(hall: Context, client: Client, text: str) -> None:
     try:
         message = orjson.loads(text)
     except orjson.JSONDecodeError:
-        client.send(_error("bad_message", "That message is not valid JSON."))
+        client.send(error_frame("bad_message", "That message is not valid JSON."))
         return
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        client.send(_error("bad_message", "A message is a JSON object with a string 'type'."))
+        client.send(error_frame("bad_message", "A message is a JSON object with a string 'type'."))
         return
     if message["type"] == "ping":
         client.send({"type": "pong"})
     elif message["type"] == "move":
-        await _move(hall, client, message)
+        await on_move_frame(hall, client, message)
     elif message["type"] == "chat":
         await _chat(hall, client, message)
     else:
-        client.send(_error("unknown_type", f"There is no message type {message['type']!r}; "
+        client.send(error_frame("unknown_type", f"There is no message type {message['type']!r}; "
                            "send 'move', 'chat' or 'ping'."))
 
 
 _chat_limits: weakref.WeakKeyDictionary[Client, RateLimit] = weakref.WeakKeyDictionary()
 
 
-async def _chat(hall: Hall, client: Client, message: dict[str, Any]) -> None:
+async def _chat(hall: Context, client: Client, message: dict[str, Any]) -> None:
     """A chat line: its own, slower rate limit; refusals come back as `error` messages."""
     limit = _chat_limits.setdefault(client, RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST))
     if not limit.allow():
-        client.send(_error("chat_rate_limited", "You are chatting too fast; wait a moment."))
+        client.send(error_frame("chat_rate_limited", "You are chatting too fast; wait a moment."))
         return
     try:
         await chat.say(hall, client, message.get("text"))
     except ApiError as exc:
-        client.send(_error(exc.code, exc.message))
-
-
-def _move_fields(message: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
-    move_id = check_player_id(message.get("id"))
-    version, move = message.get("version"), message.get("move")
-    if type(version) is not int:
-        raise ApiError(400, "bad_message", "A move needs the 'version' of the state it was "
-                       "chosen on, as a whole number.")
-    if not isinstance(move, dict):
-        raise ApiError(400, "bad_message", "A move needs a 'move' object.")
-    return move_id, version, move
-
-
-async def _move(hall: Hall, client: Client, message: dict[str, Any]) -> None:
-    raw_id = message.get("id")
-    try:
-        move_id, version, move = _move_fields(message)
-        made = await submit_move(hall, client.room, Mover(player_id=client.player_id),
-                                 move_id, version, move)
-    except ApiError as exc:
-        client.send(_error(exc.code, exc.message, raw_id if isinstance(raw_id, str) else None))
-        if exc.code == "stale":
-            snap = await hall.load_snapshot(client.room)
-            if snap is not None:
-                hall.push(snap, force=True, only=client)
-        return
-    client.send({"type": "ack", "id": move_id, "version": made})
+        client.send(error_frame(exc.code, exc.message))

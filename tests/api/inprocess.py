@@ -8,9 +8,9 @@ from contextlib import asynccontextmanager
 
 from app.config import Settings
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
-from app.models import Room
-from app.moves import Mover, submit_move
+from app.play.moves import Mover, submit_move
+from app.store.migrate import upgrade_to_head_async
+from app.store.models import Room
 from games import REGISTRY
 from tests.server import database
 

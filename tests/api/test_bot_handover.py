@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from app import absence
-from app.client_ids import platform_id
 from app.errors import ApiError
 from app.hall import Hall
-from app.models import Player, Room, Seat
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.play.client_ids import platform_id
+from app.play.moves import Mover, submit_move
+from app.store.models import Player, Room, Seat
+from app.table import absence
+from app.table.rooms import create_room, join, start
 from games import REGISTRY
 
 GAME = REGISTRY["gem-pyramid"]

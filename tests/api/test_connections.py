@@ -1,4 +1,4 @@
-"""The hot path's connection lender (app/connections.py), against real Postgres: never more
+"""The hot path's connection lender (connections.py), against real Postgres: never more
 connections than its size, each lent to one caller at a time, and a connection that may be
 unusable (cancelled mid-statement, closed by the server, left in a transaction) never lent
 again."""
@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 import asyncpg
 import pytest
 
-from app.connections import Connections
-from app.roomcache import _codecs
+from app.store.postgres.connections import Connections
+from app.store.postgres.roomcache import _codecs
 from tests.server import database
 
 SIZE = 3

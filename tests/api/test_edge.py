@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import websockets
 
-from app.security import RedactTokens, SocketLines
+from app.guard.security import RedactTokens, SocketLines
 from tests.api.client import Api
 
 

@@ -9,10 +9,10 @@ import pytest
 from app.config import Settings
 from app.errors import ApiError
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
-from app.models import Player, Room
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, leave, seats_of, start
+from app.play.moves import Mover, submit_move
+from app.store.migrate import upgrade_to_head_async
+from app.store.models import Player, Room
+from app.table.rooms import create_room, join, leave, seats_of, start
 from games import REGISTRY
 from games.gem_pyramid.rules import GemPyramid
 from tests.server import sqlite_database

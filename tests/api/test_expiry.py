@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from app.db import make_engine
-from app.models import Room, utcnow
+from app.store.db import make_engine
+from app.store.models import Room, utcnow
 from tests.api.client import Api
 from tests.server import Server, database, running_server
 

@@ -1,4 +1,4 @@
-"""Group commit (app/groupcommit.py): moves of several rooms arriving together are written by one
+"""Group commit (groupcommit.py): moves of several rooms arriving together are written by one
 statement, and each still gets exactly its own answer: committed, a stale room read again, a
 client id used twice answered with its first version."""
 
@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import func, select
 
-from app.groupcommit import GroupCommit
 from app.hall import Hall
-from app.models import MoveRow, Player, Room
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.play.moves import Mover, submit_move
+from app.store.models import MoveRow, Player, Room
+from app.store.postgres.groupcommit import GroupCommit
+from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move, hall_on
 
@@ -71,7 +71,7 @@ async def test_moves_of_many_rooms_share_a_statement(hall: Hall, batches: list[i
     assert max(batches) > 1  # at least two rooms went together
     for code, _ in rooms:
         assert await _logged(hall, code) == 1
-        assert hall.cache is not None and hall.cache.get(code).version == 1
+        assert hall.store.cache is not None and hall.store.cache.get(code).version == 1
 
 
 async def test_a_reused_client_id_in_a_batch_gets_its_first_answer(
@@ -104,7 +104,7 @@ async def test_a_room_written_elsewhere_is_judged_again_not_overwritten(
     for code, _ in rooms:
         await hall.load_snapshot(code)
     code = rooms[0][0]
-    async with hall.engine.begin() as conn:  # another writer touches the room row
+    async with hall.store.engine.begin() as conn:  # another writer touches the room row
         await conn.execute(Room.__table__.update().where(Room.code == code)
                            .values(spectators_muted=True))
     versions = await asyncio.gather(*(first_legal_move(hall, c, i, f"s{n}")

@@ -8,8 +8,8 @@ import pytest
 from alembic import command
 from sqlalchemy import inspect
 
-from app.db import make_engine
-from app.migrate import alembic_config
+from app.store.db import make_engine
+from app.store.migrate import alembic_config
 from tests.server import database
 
 

@@ -10,9 +10,9 @@ from alembic import command
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from app.db import make_engine, make_sessionmaker
-from app.migrate import alembic_config
-from app.models import Player, Room, Seat
+from app.store.db import make_engine, make_sessionmaker
+from app.store.migrate import alembic_config
+from app.store.models import Player, Room, Seat
 from tests.server import database
 
 

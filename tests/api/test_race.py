@@ -9,9 +9,9 @@ from sqlalchemy import select
 
 from app.errors import ApiError
 from app.hall import Hall
-from app.models import MoveRow, Player, Room
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.play.moves import Mover, submit_move
+from app.store.models import MoveRow, Player, Room
+from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.games.test_temple_rush import lightning_table, play
 

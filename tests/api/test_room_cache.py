@@ -1,4 +1,4 @@
-"""Postgres keeps rooms in the serving process's memory (app/roomcache.py): another process's
+"""Postgres keeps rooms in the serving process's memory (roomcache.py): another process's
 write must never be overwritten or judged against an old state, and a room nobody else serves
 sends no NOTIFY."""
 
@@ -12,10 +12,10 @@ from sqlalchemy import select, update
 
 from app.config import Settings
 from app.hall import Hall
-from app.migrate import upgrade_to_head_async
-from app.models import MoveRow, Player, Seat
-from app.moves import Mover, submit_move
-from app.rooms import create_room, join, start
+from app.play.moves import Mover, submit_move
+from app.store.migrate import upgrade_to_head_async
+from app.store.models import MoveRow, Player, Seat
+from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move
 from tests.server import database
@@ -48,8 +48,8 @@ async def _room(hall: Hall) -> tuple[str, list[str]]:
 
 
 def _held(hall: Hall, code: str) -> int | None:
-    assert hall.cache is not None
-    room = hall.cache.get(code)
+    assert hall.store.cache is not None
+    room = hall.store.cache.get(code)
     return None if room is None else room.version
 
 
@@ -93,7 +93,7 @@ async def test_a_room_served_by_one_process_sends_no_notification(
 
     two.hub._handler = listen  # type: ignore[union-attr]
     await first_legal_move(one, code, ids, "quiet")  # no socket anywhere: nobody to tell
-    async with one.engine.begin() as conn:  # as if another process counted a socket
+    async with one.store.engine.begin() as conn:  # as if another process counted a socket
         await conn.execute(update(Seat).where(Seat.room_code == code, Seat.seat == 0)
                            .values(connections=1))
     await first_legal_move(one, code, ids, "loud")

@@ -1,5 +1,5 @@
-"""On Postgres the `room` message is read in one statement (app/roomread.py), alone or with the
-state, and seat changes are written on the raw pool (app/seatwrite.py): all must say exactly what
+"""On Postgres the `room` message is read in one statement (roomread.py), alone or with the
+state, and seat changes are written on the raw pool (seatwrite.py): all must say exactly what
 the session path (and the hot path's own load) says."""
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from datetime import timedelta
 
 import pytest
 
-from app import absence, roomread, rooms, seatwrite
 from app.hall import Hall
-from app.models import Player, Room, SeatVote, utcnow
-from app.moves import Mover, submit_move
-from app.seat_clocks import CLOCK_ID_PREFIX
+from app.play.moves import Mover, submit_move
+from app.store.models import Player, Room, SeatVote, utcnow
+from app.store.postgres import roomread, seatwrite
+from app.table import absence, rooms
+from app.table.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
 from tests.api.inprocess import hall_on
 
@@ -31,19 +32,19 @@ async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
         room = await session.get(Room, code)
         assert room is not None
         by_session = await rooms.room_payload(session, room)
-    by_statement = await roomread.room_payload(hall.cache.pool, code)
+    by_statement = await roomread.room_payload(hall.store.cache.pool, code)
     # The room and its state in one statement: the same payload, snapshot and held room as the
     # room read and the hot path's own load.
-    read = await hall.room_and_snapshot(code)
+    read = await hall.store.room_and_snapshot(code)
     assert read is not None and read[0]["room"] == by_statement
-    held = hall.cache.get(code)
+    held = hall.store.cache.get(code)
     assert read[1] == await hall.load_snapshot(code)
-    assert held == hall.cache.get(code)
+    assert held == hall.store.cache.get(code)
     return by_session, by_statement
 
 
 async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> None:
-    assert hall.cache is not None
+    assert hall.store.cache is not None
     async with hall.sessions() as session, session.begin():
         players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"h{n}") for n in range(3)]
         session.add_all(players)
@@ -52,7 +53,7 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
         code = room.code
     by_session, by_statement = await _both(hall, code)
     assert by_statement == by_session  # the lobby
-    pool = hall.cache.pool
+    pool = hall.store.cache.pool
     await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats, players[1], 2)
     await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats, players[2], None)
     await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats, players[0])
@@ -81,18 +82,18 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
 
 
 async def test_a_refused_seat_change_writes_nothing(hall: Hall) -> None:
-    assert hall.cache is not None
+    assert hall.store.cache is not None
     async with hall.sessions() as session, session.begin():
         players = [Player(id=f"q{n}", name=f"Q{n}", token_hash=f"k{n}") for n in range(2)]
         session.add_all(players)
         code = (await rooms.create_room(session, players[0], GAME.id, None, 2, True)).code
     before, _ = await _both(hall, code)
     with pytest.raises(rooms.ApiError) as refused:  # not the host
-        await seatwrite.change(hall.cache.pool, code, hall.room_notice(code),
+        await seatwrite.change(hall.store.cache.pool, code, hall.room_notice(code),
                                rooms.start_seats, players[1])
     assert refused.value.code == "not_host"
     with pytest.raises(rooms.ApiError) as refused:  # a seat empty
-        await seatwrite.change(hall.cache.pool, code, hall.room_notice(code),
+        await seatwrite.change(hall.store.cache.pool, code, hall.room_notice(code),
                                rooms.start_seats, players[0])
     assert refused.value.code == "seats_empty"
     after, _ = await _both(hall, code)

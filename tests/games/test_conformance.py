@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from app.errors import ApiError
-from app.moves import RuleError, _apply
+from app.play.moves import RuleError, _apply
 from games import REGISTRY, Game, IllegalMove, Move, State
 from games.protocol import is_legal, replay
 from tests.games.playout import Playout, as_json, option_sets, random_move, start, step
@@ -91,7 +91,7 @@ def _exact(value: Any) -> bytes:
 
 def _assert_platform_refuses(game: Game, state: State, seat: int, version: int,
                              move: Any) -> None:
-    """The platform's move pipeline (app.moves) answers 422 `illegal_move` with a sentence, and
+    """The platform's move pipeline (app.play.moves) answers 422 `illegal_move` with a sentence, and
     never takes the move to the rules, where a float index or a bool could break the room."""
     room = _Room(game.id, state, version)
     try:
@@ -106,7 +106,7 @@ def _assert_platform_refuses(game: Game, state: State, seat: int, version: int,
 
 
 class _Room:
-    """What `app.moves._apply` reads of a room."""
+    """What `app.play.moves._apply` reads of a room."""
 
     def __init__(self, game: str, state: State, version: int) -> None:
         self.game, self.state, self.version, self.seed = game, state, version, "conformance"

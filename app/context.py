@@ -1,0 +1,62 @@
+"""What a service may ask of the Hall: the store, this process's sockets and locks, the
+settings, and the few steps every change of a room ends with (read it, push it, tell the
+others).
+
+The Hall (app/hall.py) builds everything and is the only `Context`; services are typed against
+this protocol, so none of them imports the Hall and the import graph has no circle through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Protocol
+
+from app.config import Settings
+from app.guard.quotas import Quotas
+from app.play.locks import RoomLocks
+from app.play.snapshot import Snapshot
+from app.play.sockets import Client, RoomSockets
+from app.store.base import Store
+from app.store.hub import Hub
+
+
+class RoomRead(NamedTuple):
+    """A `room` message and the state (None: not read), numbered when the read was issued
+    (`RoomSockets.ticket`), so that pushes follow the order of reads, not of answers."""
+
+    ticket: int
+    message: dict[str, Any]
+    snap: Snapshot | None
+
+
+class Waker(Protocol):
+    def wake(self, code: str) -> None:
+        """Bots may be to act in the room: let them look."""
+
+
+class Context(Protocol):
+    settings: Settings
+    store: Store
+    sessions: Any  # the store's ORM sessions (`Store.sessions`)
+    hub: Hub
+    origin: str
+    sockets: RoomSockets
+    locks: RoomLocks
+    quotas: Quotas
+    bots: Waker
+
+    def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
+        """Send the state to this process's sockets of the room (each its own view)."""
+
+    def register(self, code: str, delta: int) -> None: ...
+
+    async def load_snapshot(self, code: str) -> Snapshot | None: ...
+
+    async def read_room(self, code: str, state: bool = True) -> RoomRead | None: ...
+
+    async def room_changed(self, code: str, session: Any, reset: bool = False) -> None: ...
+
+    async def after_room_change(self, code: str, force_state: bool = False,
+                                state: bool = True, forget: bool = True,
+                                read: RoomRead | None = None) -> None: ...
+
+    async def mark_errored(self, code: str, exc: BaseException) -> None: ...

@@ -1,0 +1,161 @@
+"""The storage seam: everything the server stores and reads, behind one interface.
+
+Chosen once at start (`app.store.choice.open_store`): `PostgresStore` (app/store/postgres/) for
+production, several processes, the fast path; `SqliteStore` (app/store/sqlite.py) for one
+process on a file. Services call these methods and never ask which database is behind them.
+
+Both also hand out the SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`): the
+rarer paths (admin, votes, expiry, the heartbeat's reaper, replays) are written once in the ORM
+and run the same on both databases. What differs between the two (the hot path) is a method
+here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.play.snapshot import Snapshot
+from app.store.hub import Hub
+from app.store.models import Player
+
+# The chat lines a socket is greeted with.
+CHAT_HISTORY = 100
+
+# A room's seats as the move pipeline sees them: seat -> (player id, bot).
+Seats = Mapping[int, tuple[str | None, str | None]]
+
+
+class RoomView(Protocol):
+    """The columns of a room a move is judged on (attribute names as in `rooms`)."""
+
+    code: str
+    game: str
+    status: str
+    seed: str
+    version: int
+    state: Any
+    turn_clock: int | None
+    clock_increment: int | None
+    clock_banks: dict[str, float] | None
+    last_move_at: datetime | None
+
+
+class Written(Protocol):
+    """What the store needs of a judged move to write it (`app.play.moves.Judged`)."""
+
+    seat: int
+    state: Any
+    status: str
+    events: list[dict[str, Any]]
+    now: datetime
+    banks: dict[str, float] | None
+    timed_out: int | None
+
+
+# A judged move (`app.play.moves.Judged`), as the store writes it.
+W = TypeVar("W", bound=Written)
+
+
+class AlreadyApplied(Exception):
+    """This client id already made a move: the answer is the version it made then."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+class DuplicateMove(Exception):
+    """The same client id raced itself past the refusal check; the first one was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCounted:
+    """What counting a seat's socket found."""
+
+    ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
+    votes: bool | None  # whether the room has votes on record (None: not read)
+    chat: ChatRead | None  # the socket's chat greeting, when read in the same statement
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRead:
+    """A room's last chat lines (oldest first; each with id, at, player_id, name, seat, text)
+    and the name (None: a visitor) of every spectator connection."""
+
+    lines: list[Any]
+    watchers: list[str | None]
+
+
+# A seat action of `app.table.rooms` (`*_seats`): changes the room and its seats in place.
+SeatAction = Callable[..., None]
+
+
+class Store(Protocol):
+    """Players, rooms, seats, moves, socket counts, chat, votes and the audit log."""
+
+    engine: AsyncEngine  # the ORM paths both databases share
+    reader: AsyncEngine  # single-statement reads, autocommitted
+    sessions: async_sessionmaker[AsyncSession]
+    hub: Hub  # notifications between processes (LISTEN/NOTIFY, or none with one process)
+    origin: str  # this process's name in notifications
+    single_writer: bool  # one writer at a time for all rooms (SQLite), not one per room
+
+    async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None: ...
+    async def stop(self) -> None: ...
+
+    # -- players ----------------------------------------------------------------------------
+    async def add_player(self, player: Player) -> None: ...
+    async def player_by_token(self, token: str | None,
+                              ttl: timedelta | None) -> Player | None: ...
+
+    # -- rooms and seats -----------------------------------------------------------------------
+    async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
+                       seats: int | None, private: bool, turn_clock: int | None,
+                       clock_increment: int | None) -> dict[str, Any]:
+        """Store a new room; its wire `room` object."""
+    async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
+        """Run a seat action under the room's row lock, commit it and tell every process."""
+    async def admit(self, code: str, token_hash: str | None) -> Any | None:
+        """The room (None: none), with the token's player (id, created_at, token_renewed_at;
+        None if unknown) and their seat: what a socket opening needs."""
+    async def room_message(self, code: str) -> dict[str, Any] | None: ...
+    async def load_snapshot(self, code: str) -> Snapshot | None: ...
+    async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None: ...
+    def forget(self, code: str) -> None:
+        """Someone changed the room's seats or status: what is held of it is stale."""
+
+    # -- moves ----------------------------------------------------------------------------
+    async def commit_move(self, code: str, seat: int | None, player_id: str | None,
+                          client_id: str, move: Any,
+                          judge: Callable[[RoomView, Seats], W]) -> tuple[int, W]:
+        """Judge (`judge`, which raises ApiError to refuse) and write one move durably, with
+        the notification that tells the other processes; the version it made, and the
+        judgement written (the store may judge again on a fresher read). The mover is a seat
+        the platform acts for
+        (`seat`) or a player (`player_id`). Raises what `judge` raises, AlreadyApplied or
+        DuplicateMove."""
+    async def earlier_move(self, code: str, client_id: str, seat: int | None,
+                           player_id: str | None) -> int | None:
+        """The version this client id already made in the room (for that seat or player)."""
+    async def bot_view(self, code: str) -> tuple[RoomView, set[int]] | None:
+        """The room as a bot judges it, and its bot seats (None: no such room)."""
+
+    # -- sockets, presence and votes ------------------------------------------------------------
+    def register(self, code: str, delta: int) -> None:
+        """This process counted (+1) or uncounted (-1) one of its sockets in the room."""
+    async def seat_connected(self, code: str, seat: int, player_id: str | None) -> SeatCounted: ...
+    async def seat_disconnected(self, code: str, seat: int, player_id: str | None,
+                                ledger: int) -> bool:
+        """Count one socket less unless a reaper already did; whether it was still counted."""
+    async def has_votes(self, code: str) -> bool: ...
+
+    # -- chat ------------------------------------------------------------------------------
+    async def chat_history(self, code: str) -> list[Any]:
+        """The room's last CHAT_HISTORY lines, oldest first."""
+    async def watcher_names(self, code: str) -> list[str | None]: ...
+    async def chat_greeting(self, code: str) -> ChatRead: ...

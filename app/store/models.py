@@ -1,0 +1,222 @@
+"""The tables: players, rooms, seats and the append-only move log (schema owned by Alembic)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The token expires TOKEN_TTL_DAYS after this (None: never renewed, count from created_at).
+    token_renewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                              nullable=True)
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    private: Mapped[bool] = mapped_column(Boolean, default=True)
+    seed: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    next_room: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow)
+    last_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    spectators_muted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Seconds each move may take (None: no clock). The deadline is last_move_at + turn_clock,
+    # so it lives in the database and survives restarts with no extra bookkeeping.
+    turn_clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Fischer clock (None: per-move clock): turn_clock is then each seat's starting bank, and a
+    # seat gains this many seconds per move it makes. The banks, in seconds left as of
+    # last_move_at, are kept by the move pipeline: {"<seat>": seconds}.
+    clock_increment: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock_banks: Mapped[dict[str, float] | None] = mapped_column(JsonType, nullable=True)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    # One seat per player per room (NULLs, the empty and bot seats, are all distinct).
+    __table_args__ = (Index("uq_seats_room_player", "room_code", "player_id", unique=True),)
+
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True,
+                                                  index=True)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    connections: Mapped[int] = mapped_column(Integer, default=0)
+    # When the seat's last connection closed (or the game started without one): the grace
+    # period before the others may vote a bot in runs from here. None while connected.
+    absent_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The player a bot stands in for after a vote (or the admin): they may take the seat back.
+    replaced_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class SeatVote(Base):
+    """One player's vote to hand an absent seat to a bot; counts only for the current absence."""
+
+    __tablename__ = "seat_votes"
+
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    voter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Handover(Base):
+    """A seat changing hands mid-game: a bot in for an absent player ("bot"), or back ("back").
+
+    Kept with the room so that the log and the banner can say who was replaced, and why, to a
+    player who comes back later, after a reload or a restart."""
+
+    __tablename__ = "handovers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    cause: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    __table_args__ = (
+        UniqueConstraint("room_code", "version", name="uq_moves_room_version"),
+        UniqueConstraint("room_code", "seat", "client_id", name="uq_moves_room_seat_client"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str] = mapped_column(String(64))
+    move: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AdminAction(Base):
+    """The audit log: every admin action on a room, kept even after the room is gone."""
+
+    __tablename__ = "admin_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    actor: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(24))
+    room_code: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JsonType)
+
+
+class ChatMessage(Base):
+    """One chat line in a room, kept with the room. `seat` None: said by a spectator."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(String(500))
+
+
+class Watcher(Base):
+    """One open spectator connection, in any process: who is watching a room.
+
+    Like `Seat.connections`, a process killed with sockets open leaves its rows until the room
+    is gone (the rows cascade with it)."""
+
+    __tablename__ = "watchers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           index=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # The process holding the socket, so that a dead process's rows can be reaped.
+    origin: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class Process(Base):
+    """A running server process and its last heartbeat (app/table/presence.py)."""
+
+    __tablename__ = "processes"
+
+    origin: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatSocket(Base):
+    """One open seat socket and the process holding it: what a dead process's counts were.
+
+    No foreign key to rooms on purpose: checking one would share-lock the room row, and a
+    socket opening while the host starts the game (room locked, seats updated) would deadlock.
+    """
+
+    __tablename__ = "seat_sockets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    origin: Mapped[str] = mapped_column(String(16), index=True)
+    room_code: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

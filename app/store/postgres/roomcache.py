@@ -1,0 +1,207 @@
+"""On Postgres, rooms live in the memory of the process serving them; the database stays the truth.
+
+Why: reading the whole room back for every move, through the ORM, cost more than the rules and the
+database together. A process keeps each room it serves as `CachedRoom`, keyed by the
+row's `xmin` (the id of the transaction that last wrote it, which every write of any kind, from any
+process, changes). A move is then judged in memory and written in ONE autocommitted statement
+(a prepared statement on a raw asyncpg connection): the conditional `UPDATE rooms … WHERE xmin = $`
+that detects any other writer, the move row, and the NOTIFY, only when another process has sockets
+in the room. When the condition fails, the caller reloads and judges again.
+
+Counting the other processes' sockets: `seats.connections` and `watchers` count every process's
+sockets; this process knows how many of those it registered itself (`Registrations`). The seat
+rows are read `FOR SHARE`, so a socket registering elsewhere either commits first (and is counted)
+or waits for this commit (and its greeting then reads this move).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+import orjson
+
+from app.store.hub import CHANNEL
+from app.store.postgres.connections import Connections
+from app.store.postgres.groupcommit import GroupCommit
+from app.table.seat_clocks import CLOCK_ID_PREFIX
+
+
+@dataclass(slots=True)
+class CachedRoom:
+    """A room as this process last read or wrote it (attribute names as the `rooms` columns)."""
+
+    code: str
+    game: str
+    status: str
+    seed: str
+    version: int
+    state: Any
+    events: list[dict[str, Any]]
+    xmin: int
+    seats: dict[int, tuple[str | None, str | None]]  # seat -> (player id, bot)
+    turn_clock: int | None
+    clock_increment: int | None
+    clock_banks: dict[str, float] | None
+    last_move_at: datetime | None
+    timed_out: int | None  # the seat whose clock made this version (see Snapshot)
+
+    @classmethod
+    def from_row(cls, code: str, row: asyncpg.Record,
+                 seats: dict[int, tuple[str | None, str | None]]) -> CachedRoom:
+        """From a statement's row with the columns named as the attributes (events may be
+        NULL: no move yet)."""
+        return cls(code, row["game"], row["status"], row["seed"], row["version"], row["state"],
+                   row["events"] or [], row["xmin"], seats, row["turn_clock"],
+                   row["clock_increment"], row["clock_banks"], row["last_move_at"],
+                   row["timed_out"])
+
+
+_LOAD = """
+SELECT r.game, r.status, r.seed, r.version, r.state, r.xmin::text::bigint AS xmin,
+       r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
+       m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
+       (SELECT json_agg(json_build_array(s.seat, s.player_id, s.bot)) FROM seats s
+         WHERE s.room_code = r.code) AS seats
+FROM rooms r LEFT JOIN moves m ON m.room_code = r.code AND m.version = r.version
+WHERE r.code = $1"""
+
+# $1 code, $2 state, $3 version, $4 status, $5 now, $6 xmin seen, $7 player id (None: the
+# platform acts for the seat), $8 seat, $9 client id, $10 move, $11 events, $12 sockets this
+# process registered in the room, $13 notification payload, $14 clock banks.
+_WRITE = """
+WITH r AS (
+  UPDATE rooms SET state = $2, version = $3, status = $4, last_move_at = $5, updated_at = $5,
+                   clock_banks = $14
+  WHERE code = $1 AND xmin = $6::text::xid
+    AND ($7::text IS NULL OR EXISTS (
+      SELECT 1 FROM seats WHERE room_code = $1 AND seat = $8 AND player_id = $7))
+  RETURNING xmin::text::bigint AS xmin
+), m AS (
+  INSERT INTO moves (room_code, version, seat, client_id, move, events, created_at)
+  SELECT $1, $3, $8, $9, $10, $11, $5 FROM r
+), counted AS (
+  SELECT connections FROM seats WHERE room_code = $1 FOR SHARE
+)
+SELECT r.xmin, (SELECT pg_notify('""" + CHANNEL + """', $13)
+                WHERE (SELECT coalesce(sum(connections), 0) FROM counted)
+                      + (SELECT count(*) FROM watchers WHERE room_code = $1) > $12)::text
+FROM r"""
+
+_EARLIER = """
+SELECT m.version FROM moves m
+WHERE m.room_code = $1 AND m.client_id = $2
+  AND ($3::int IS NOT NULL AND m.seat = $3
+       OR $3::int IS NULL AND EXISTS (SELECT 1 FROM seats s WHERE s.room_code = m.room_code
+                                      AND s.seat = m.seat AND s.player_id = $4))"""
+
+
+async def _codecs(conn: asyncpg.Connection) -> None:
+    for kind in ("json", "jsonb"):
+        await conn.set_type_codec(kind, schema="pg_catalog", format="text",
+                                  encoder=lambda v: orjson.dumps(v).decode(),
+                                  decoder=orjson.loads)
+
+
+HELD = 20_000  # rooms held in memory per process (a few KB each)
+# Connections for the hot path. A statement holds its connection until the event loop has read
+# the answer, so a busy process holds each one for a few loop turns: with 20, moves queued for
+# a free connection for up to 2 s at 100 rooms (the whole p99 tail), while Postgres
+# sat idle. Postgres' max_connections must cover this, the ORM's 20 and one LISTEN per process.
+POOL_SIZE = 50
+
+
+class Registrations:
+    """How many of a room's counted sockets (seat connections, watcher rows) are this process's."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[str] = Counter()
+
+    def add(self, code: str, delta: int) -> None:
+        self._counts[code] += delta
+        if self._counts[code] <= 0:
+            del self._counts[code]
+
+    def __getitem__(self, code: str) -> int:
+        return self._counts.get(code, 0)
+
+
+class RoomCache:
+    """The rooms this process serves, and the two statements of the hot path."""
+
+    def __init__(self, dsn: str, origin: str) -> None:
+        self._dsn = dsn
+        self._origin = origin
+        self._pool: Connections | None = None
+        self._commits: GroupCommit | None = None
+        self._rooms: OrderedDict[str, CachedRoom] = OrderedDict()
+        self.registered = Registrations()
+
+    async def start(self) -> None:
+        self._pool = Connections(self._dsn, POOL_SIZE, _codecs)
+        await self._pool.start()
+        self._commits = GroupCommit(self._pool, _WRITE, CHANNEL)
+
+    async def stop(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+
+    @property
+    def pool(self) -> Connections:
+        assert self._pool is not None, "RoomCache.start() was not awaited"
+        return self._pool
+
+    def get(self, code: str) -> CachedRoom | None:
+        return self._rooms.get(code)
+
+    def hold(self, room: CachedRoom) -> None:
+        """Hold `room` (as read or written just now, here or by `roomread`), letting go of
+        the least recently used beyond `HELD` (memory stays bounded however many rooms were ever
+        served; a room let go is read again if needed)."""
+        self._rooms[room.code] = room
+        self._rooms.move_to_end(room.code)
+        if len(self._rooms) > HELD:
+            self._rooms.popitem(last=False)
+
+    def forget(self, code: str) -> None:
+        """Another writer changed the room (seats, status, a rollback): read it afresh next time."""
+        self._rooms.pop(code, None)
+
+    async def load(self, code: str) -> CachedRoom | None:
+        """The room as the database has it now (and keep it)."""
+        row = await self.pool.fetchrow(_LOAD, code, CLOCK_ID_PREFIX)
+        if row is None:
+            self._rooms.pop(code, None)
+            return None
+        room = CachedRoom.from_row(code, row, {s: (p, b) for s, p, b in row["seats"] or []})
+        self.hold(room)
+        return room
+
+    async def write(self, room: CachedRoom, *, state: Any, status: str, seat: int,
+                    player_id: str | None, client_id: str, move: Any,
+                    events: list[dict[str, Any]], now: datetime,
+                    banks: dict[str, float] | None, timed_out: int | None) -> bool:
+        """Commit one move made on `room` as cached; False if anyone else wrote the room since
+        (then nothing was written). Raises asyncpg.UniqueViolationError on a reused client id."""
+        version = room.version + 1
+        assert self._commits is not None, "RoomCache.start() was not awaited"
+        xmin = await self._commits.write((
+            room.code, state, version, status, now, str(room.xmin), player_id, seat,
+            client_id, move, events, self.registered[room.code],
+            f"state:{room.code}:{self._origin}", banks))
+        if xmin is None:
+            self._rooms.pop(room.code, None)
+            return False
+        room.state, room.version, room.status, room.events = state, version, status, events
+        room.xmin, room.clock_banks, room.last_move_at = xmin, banks, now
+        room.timed_out = timed_out
+        self.hold(room)
+        return True
+
+    async def earlier(self, code: str, client_id: str, seat: int | None,
+                      player_id: str | None) -> int | None:
+        """The version this client id already made in the room (for that seat or player)."""
+        return await self.pool.fetchval(_EARLIER, code, client_id, seat, player_id)

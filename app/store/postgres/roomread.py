@@ -1,0 +1,110 @@
+"""On Postgres, everything a `room` message says, read in ONE statement.
+
+Why: the room message is built at every join, start, socket opening and closing. Through an ORM
+session it was a transaction of five to seven round trips (BEGIN, the room, its seats, votes,
+handovers, names, ROLLBACK) and most of the CPU a new room cost. Here one prepared
+statement returns the room's columns and, as arrays of rows, its seats, votes, handovers, the
+names they mention and the seats the turn clock marks away; `rooms.payload_from` builds the same
+payload as the session path. The state is read when a running clock needs it, or when the caller
+also wants the room as the hot path holds it (`roomcache.CachedRoom`: after a start, a socket
+count, a greeting), which then costs no second statement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+import asyncpg
+
+from app.store.postgres.connections import Connections
+from app.store.postgres.roomcache import CachedRoom
+from app.table.absence import absence_fields
+from app.table.rooms import AWAY_AFTER, payload_from
+from app.table.seat_clocks import CLOCK_ID_PREFIX
+
+# $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER, $4 whether to read the
+# room as held in memory too (its state, seed, xmin, and the events and clock of its last move).
+_READ = """
+SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.next_room,
+       r.spectators_muted, r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
+       r.created_at, r.seed, r.xmin::text::bigint AS xmin,
+       CASE WHEN $4 OR r.turn_clock IS NOT NULL AND r.status = 'active' THEN r.state END AS state,
+       m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
+       ARRAY(SELECT ROW(s.seat, s.player_id, p.name, s.bot, s.connections, s.absent_since,
+                        s.replaced_id)
+             FROM seats s LEFT JOIN players p ON p.id = s.player_id
+             WHERE s.room_code = r.code ORDER BY s.seat) AS seats,
+       ARRAY(SELECT ROW(v.seat, v.voter_id, v.at) FROM seat_votes v
+             WHERE v.room_code = r.code AND r.status = 'active') AS votes,
+       ARRAY(SELECT ROW(h.seat, h.kind, h.cause, h.version, h.at, h.player_id) FROM handovers h
+             WHERE h.room_code = r.code AND r.status <> 'lobby' ORDER BY h.id) AS handovers,
+       ARRAY(SELECT ROW(p.id, p.name) FROM players p
+             WHERE r.status <> 'lobby' AND p.id IN (
+               SELECT replaced_id FROM seats WHERE room_code = r.code
+               UNION SELECT player_id FROM handovers WHERE room_code = r.code)) AS names,
+       ARRAY(SELECT s.seat FROM seats s
+             WHERE r.turn_clock IS NOT NULL AND r.status = 'active'
+               AND (SELECT count(*) FROM (SELECT m.client_id FROM moves m
+                                          WHERE m.room_code = r.code AND m.seat = s.seat
+                                          ORDER BY m.version DESC LIMIT $3) last
+                    WHERE starts_with(last.client_id, $2)) = $3) AS away
+FROM rooms r LEFT JOIN moves m ON $4 AND m.room_code = r.code AND m.version = r.version
+WHERE r.code = $1"""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    player_id: str | None
+    player_name: str | None
+    bot: str | None
+    connections: int
+    absent_since: datetime | None
+    replaced_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRow:
+    seat: int
+    voter_id: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HandoverRow:
+    seat: int
+    kind: str
+    cause: str
+    version: int
+    at: datetime
+    player_id: str
+
+
+async def room_payload(pool: Connections, code: str) -> dict[str, Any] | None:
+    """The wire `room` object as committed now (None: no such room)."""
+    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, False)
+    return None if row is None else _payload(row, [SeatRow(*seat) for seat in row["seats"]])
+
+
+async def room_and_held(pool: Connections,
+                        code: str) -> tuple[dict[str, Any], CachedRoom] | None:
+    """The wire `room` object and the room as the hot path holds it, both as committed now,
+    from one statement (None: no such room)."""
+    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, True)
+    if row is None:
+        return None
+    seats = [SeatRow(*seat) for seat in row["seats"]]
+    held = CachedRoom.from_row(code, row, {seat.seat: (seat.player_id, seat.bot)
+                                           for seat in seats})
+    return _payload(row, seats), held
+
+
+def _payload(row: asyncpg.Record, seats: list[SeatRow]) -> dict[str, Any]:
+    room = SimpleNamespace(**dict(row.items()))  # the builders read columns as attributes
+    absence, handovers = absence_fields(room, seats, [VoteRow(*v) for v in row["votes"]],
+                                        [HandoverRow(*h) for h in row["handovers"]],
+                                        dict(row["names"]))
+    return payload_from(room, seats, set(row["away"]), absence, handovers)

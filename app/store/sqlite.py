@@ -1,0 +1,254 @@
+"""The SQLite store: one process, one writer, every path a short SQLAlchemy transaction.
+
+SQLite serialises writers anyway, so the pipeline takes one lock for all rooms
+(`single_writer`) and nothing is held in memory: each move reads the room and its seats, judges
+and writes them in one transaction. Core statements, not the ORM, on the paths every move and
+socket takes: the ORM's identity map and flush bookkeeping cost more CPU per move than the
+rules themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Select, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from app.errors import ApiError
+from app.guard.auth import player_for_token
+from app.play.snapshot import Snapshot
+from app.store.base import (
+    CHAT_HISTORY,
+    AlreadyApplied,
+    ChatRead,
+    DuplicateMove,
+    RoomView,
+    SeatAction,
+    SeatCounted,
+    Seats,
+    W,
+)
+from app.store.db import OrmPaths, transaction, uncount
+from app.store.hub import MemoryHub
+from app.store.models import (
+    ChatMessage,
+    MoveRow,
+    Player,
+    Room,
+    Seat,
+    SeatSocket,
+    SeatVote,
+    Watcher,
+)
+from app.table import rooms
+from app.table.rooms import room_deadlines
+from app.table.seat_clocks import CLOCK_ID_PREFIX
+
+ROOMS, SEATS, MOVES = Room.__table__, Seat.__table__, MoveRow.__table__
+PLAYERS, LINES = Player.__table__, ChatMessage.__table__
+_ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version,
+                 ROOMS.c.state, ROOMS.c.turn_clock, ROOMS.c.clock_increment,
+                 ROOMS.c.clock_banks, ROOMS.c.last_move_at)
+
+
+class SqliteStore(OrmPaths):
+    """The store for SQLite (see the module's docstring); one per process."""
+
+    single_writer = True
+
+    def __init__(self, url: str, origin: str) -> None:
+        super().__init__(url)
+        self.origin = origin
+        self.hub = MemoryHub()
+
+    async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None:
+        await self.hub.start(on_notify)
+
+    async def stop(self) -> None:
+        await self.hub.stop()
+        await self.engine.dispose()
+
+    # -- players ----------------------------------------------------------------------------
+
+    async def add_player(self, player: Player) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(PLAYERS).values(
+                id=player.id, name=player.name, token_hash=player.token_hash,
+                created_at=player.created_at, token_renewed_at=player.token_renewed_at))
+
+    async def player_by_token(self, token: str | None, ttl: timedelta | None) -> Player | None:
+        return await player_for_token(self.reader, token, ttl)
+
+    # -- rooms and seats -----------------------------------------------------------------------
+
+    async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
+                       seats: int | None, private: bool, turn_clock: int | None,
+                       clock_increment: int | None) -> dict[str, Any]:
+        async with self.sessions() as session, transaction(session):
+            room = await rooms.create_room(session, host, game, options, seats, private,
+                                           turn_clock, clock_increment)
+            return await rooms.room_payload(session, room)
+
+    async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
+        async with self.sessions() as session, transaction(session):
+            room = await rooms.get_room(session, code, for_update=True)
+            action(room, await rooms.seats_of(session, room.code), *args)
+            await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
+
+    async def admit(self, code: str, token_hash: str | None) -> Any | None:
+        async with self.reader.connect() as conn:
+            return (await conn.execute(_admit_query(code, token_hash))).first()
+
+    async def room_message(self, code: str) -> dict[str, Any] | None:
+        async with self.sessions() as session:
+            room = await session.get(Room, code)
+            if room is None:
+                return None
+            return {"type": "room", "room": await rooms.room_payload(session, room)}
+
+    async def load_snapshot(self, code: str) -> Snapshot | None:
+        async with self.sessions() as session:
+            room = await session.get(Room, code)
+            if room is None:
+                return None
+            last = (await session.execute(select(MoveRow.events, MoveRow.seat, MoveRow.client_id)
+                                          .where(MoveRow.room_code == code,
+                                                 MoveRow.version == room.version))).first()
+            timed_out = last.seat if last and last.client_id.startswith(CLOCK_ID_PREFIX) else None
+            return Snapshot(code, room.game, room.status, room.version, room.state,
+                            last.events if last else [], room_deadlines(room), timed_out,
+                            room.clock_banks)
+
+    async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None:
+        message, snap = await self.room_message(code), await self.load_snapshot(code)
+        return None if message is None or snap is None else (message, snap)
+
+    def forget(self, code: str) -> None:
+        """Nothing is held."""
+
+    # -- moves ----------------------------------------------------------------------------
+
+    async def commit_move(self, code: str, seat: int | None, player_id: str | None,
+                          client_id: str, move: Any,
+                          judge: Callable[[RoomView, Seats], W]) -> tuple[int, W]:
+        """One transaction on a bare connection."""
+        try:
+            async with self.engine.begin() as conn:
+                # One round trip: the room (locked) and its seats, one row per seat.
+                rows = (await conn.execute(
+                    select(*_ROOM_COLUMNS, SEATS.c.seat.label("seat_no"), SEATS.c.player_id,
+                           SEATS.c.bot)
+                    .select_from(ROOMS.outerjoin(SEATS, SEATS.c.room_code == ROOMS.c.code))
+                    .where(ROOMS.c.code == code).with_for_update(of=ROOMS))).all()
+                if not rows:
+                    raise ApiError(404, "room_not_found", "That room does not exist.")
+                room = rows[0]
+                seats = {r.seat_no: (r.player_id, r.bot) for r in rows if r.seat_no is not None}
+                try:
+                    j = judge(room, seats)
+                except ApiError:
+                    earlier = await self._earlier(conn, code, client_id, seat, player_id)
+                    if earlier is not None:
+                        raise AlreadyApplied(earlier) from None
+                    raise
+                version = room.version + 1
+                await conn.execute(update(ROOMS).where(ROOMS.c.code == code).values(
+                    state=j.state, version=version, status=j.status, last_move_at=j.now,
+                    updated_at=j.now, clock_banks=j.banks))
+                await conn.execute(insert(MOVES).values(
+                    room_code=code, version=version, seat=j.seat, client_id=client_id,
+                    move=move, events=j.events, created_at=j.now))
+                await self.hub.notify_in(conn, f"state:{code}:{self.origin}")
+                return version, j
+        except IntegrityError:
+            raise DuplicateMove() from None
+
+    async def earlier_move(self, code: str, client_id: str, seat: int | None,
+                           player_id: str | None) -> int | None:
+        async with self.engine.connect() as conn:
+            return await self._earlier(conn, code, client_id, seat, player_id)
+
+    @staticmethod
+    async def _earlier(conn: Any, code: str, client_id: str, seat: int | None,
+                       player_id: str | None) -> int | None:
+        query = select(MoveRow.version).where(MoveRow.room_code == code,
+                                              MoveRow.client_id == client_id)
+        if seat is not None:
+            query = query.where(MoveRow.seat == seat)
+        else:
+            query = query.join(Seat, (Seat.room_code == MoveRow.room_code)
+                               & (Seat.seat == MoveRow.seat)).where(Seat.player_id == player_id)
+        return await conn.scalar(query)
+
+    async def bot_view(self, code: str) -> tuple[RoomView, set[int]] | None:
+        async with self.sessions() as session:
+            room = await session.get(Room, code)
+            if room is None:
+                return None
+            bots = set(await session.scalars(select(Seat.seat).where(
+                Seat.room_code == code, Seat.bot.is_not(None))))
+        return room, bots
+
+    # -- sockets, presence and votes ------------------------------------------------------------
+
+    def register(self, code: str, delta: int) -> None:
+        """One process: there are no other processes' sockets to tell apart."""
+
+    async def seat_connected(self, code: str, seat: int, player_id: str | None) -> SeatCounted:
+        async with self.sessions() as session, session.begin():
+            counted = await session.execute(update(Seat).where(
+                Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(
+                    connections=Seat.connections + 1, absent_since=None))
+            row = None
+            if counted.rowcount:
+                row = await session.scalar(insert(SeatSocket).values(
+                    origin=self.origin, room_code=code, seat=seat, player_id=player_id)
+                    .returning(SeatSocket.id))
+            await self.hub.notify_in(session, f"room:{code}:{self.origin}")
+        return SeatCounted(row, None, None)
+
+    async def seat_disconnected(self, code: str, seat: int, player_id: str | None,
+                                ledger: int) -> bool:
+        async with self.sessions() as session, session.begin():
+            gone = await session.execute(delete(SeatSocket).where(SeatSocket.id == ledger))
+            if not gone.rowcount:
+                return False
+            await uncount(session, code, seat, player_id, 1)
+            await self.hub.notify_in(session, f"room:{code}:{self.origin}")
+        return True
+
+    async def has_votes(self, code: str) -> bool:
+        async with self.reader.connect() as conn:
+            return await conn.scalar(select(SeatVote.seat).where(SeatVote.room_code == code)
+                                     .limit(1)) is not None
+
+    # -- chat ------------------------------------------------------------------------------
+
+    async def chat_history(self, code: str) -> list[Any]:
+        async with self.reader.connect() as conn:
+            rows = (await conn.execute(select(LINES).where(LINES.c.room_code == code)
+                                       .order_by(LINES.c.id.desc()).limit(CHAT_HISTORY))).all()
+        return list(reversed(rows))
+
+    async def watcher_names(self, code: str) -> list[str | None]:
+        async with self.reader.connect() as conn:
+            return list((await conn.execute(
+                select(Player.name).select_from(Watcher).outerjoin(
+                    Player, Watcher.player_id == Player.id)
+                .where(Watcher.room_code == code))).scalars())
+
+    async def chat_greeting(self, code: str) -> ChatRead:
+        return ChatRead(await self.chat_history(code), await self.watcher_names(code))
+
+
+def _admit_query(code: str, token_hash: str | None) -> Select[Any]:
+    """The room, with the token's player and their seat if any."""
+    query = select(ROOMS.c.code).where(ROOMS.c.code == code)
+    if token_hash:
+        query = query.add_columns(PLAYERS.c.id, PLAYERS.c.created_at,
+                                  PLAYERS.c.token_renewed_at, SEATS.c.seat).select_from(
+            ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == token_hash).outerjoin(
+                SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
+    return query

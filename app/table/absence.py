@@ -1,0 +1,196 @@
+"""Absent players: a grace period, a majority vote to hand the seat to a bot, and the way back.
+
+Everything lives in the database (seats.absent_since, seat_votes, seats.replaced_id,
+handovers), so a vote started on one process can be finished on another, or after a restart.
+Callers hold the room row lock; the seat rows are locked too, so that a player reconnecting
+at the moment of the last vote either keeps the seat or finds it handed over, never half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import get_settings
+from app.errors import ApiError
+from app.store.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
+
+BOT_KIND = "random"
+
+
+def absent_from(seat: Any, room: Any) -> datetime | None:
+    """Since when a held seat has had no connection during the game (None: present or no one)."""
+    if room.status != "active" or seat.player_id is None or seat.connections > 0:
+        return None
+    since = seat.absent_since or room.last_move_at or room.created_at
+    return as_utc(since)
+
+
+def vote_opens(since: datetime) -> datetime:
+    return since + timedelta(seconds=get_settings().absent_grace_seconds)
+
+
+def votes_needed(seats: Sequence[Any], target: int, voter_seat: int | None = None) -> int:
+    """A majority of the connected players other than the absent one (a voter counts as
+    connected: they are plainly there)."""
+    return len(_electorate(seats, target, voter_seat)) // 2 + 1
+
+
+def _electorate(seats: Sequence[Any], target: int, voter_seat: int | None) -> set[int]:
+    return {s.seat for s in seats if s.player_id is not None and s.seat != target
+            and (s.connections > 0 or s.seat == voter_seat)}
+
+
+async def _locked_seats(session: AsyncSession, code: str) -> list[Seat]:
+    return list(await session.scalars(select(Seat).where(Seat.room_code == code)
+                                      .order_by(Seat.seat).with_for_update()))
+
+
+def count_votes(room: Any, seats: Sequence[Any], votes: Iterable[Any]) -> dict[int, list[int]]:
+    """For each absent seat, the seats of the connected players whose vote counts now.
+
+    `votes`: rows with `seat`, `voter_id` and `at` (ORM objects or plain records alike)."""
+    by_player = {s.player_id: s for s in seats if s.player_id is not None}
+    found: dict[int, list[int]] = {}
+    for vote in votes:
+        target = next((s for s in seats if s.seat == vote.seat), None)
+        voter = by_player.get(vote.voter_id)
+        since = absent_from(target, room) if target is not None else None
+        if since is None or voter is None or voter.connections == 0 or as_utc(vote.at) < since:
+            continue  # the seat came back since, or the voter left: the vote lapsed
+        found.setdefault(vote.seat, []).append(voter.seat)
+    return {seat: sorted(voters) for seat, voters in found.items()}
+
+
+async def valid_votes(session: AsyncSession, room: Room, seats: list[Seat]
+                      ) -> dict[int, list[int]]:
+    """`count_votes` on the room's votes as stored."""
+    return count_votes(room, seats, await session.scalars(
+        select(SeatVote).where(SeatVote.room_code == room.code)))
+
+
+async def vote(session: AsyncSession, room: Room, voter: Player, target: int) -> bool:
+    """Record `voter`'s vote to hand seat `target` to a bot; hand it over on a majority."""
+    if room.status != "active":
+        raise ApiError(409, "not_playing", "Seats are handed to bots only during a game.")
+    seats = await _locked_seats(session, room.code)
+    mine = next((s for s in seats if s.player_id == voter.id), None)
+    if mine is None:
+        raise ApiError(403, "not_seated", "Only the players at the table can vote.")
+    seat = next((s for s in seats if s.seat == target), None)
+    if seat is None:
+        raise ApiError(422, "bad_seat", f"This room has no seat {target}.")
+    if seat is mine:
+        raise ApiError(409, "own_seat", "You cannot vote on your own seat; leave instead.")
+    since = absent_from(seat, room)
+    if since is None:
+        raise ApiError(409, "not_absent", f"Seat {target + 1} is not an absent player's.")
+    opens = vote_opens(since)
+    if utcnow() < opens:
+        wait = int((opens - utcnow()).total_seconds()) + 1
+        raise ApiError(409, "too_soon", f"Give them a moment: voting opens in {wait} s.")
+    await session.execute(delete(SeatVote).where(
+        SeatVote.room_code == room.code, SeatVote.seat == target, SeatVote.voter_id == voter.id))
+    session.add(SeatVote(room_code=room.code, seat=target, voter_id=voter.id, at=utcnow()))
+    await session.flush()
+    counted = (await valid_votes(session, room, seats)).get(target, [])
+    counted = sorted({*counted, mine.seat})
+    if len(counted) < votes_needed(seats, target, mine.seat):
+        return False
+    await hand_to_bot(session, room, seat, "vote")
+    return True
+
+
+async def recount(session: AsyncSession, room: Room) -> bool:
+    """Connection counts changed: hand over every absent seat whose votes are a majority now
+    (a voter leaving shrinks the majority needed, one coming back counts again). True if any."""
+    if room.status != "active":
+        return False
+    seats = await _locked_seats(session, room.code)
+    handed = False
+    for target, voters in (await valid_votes(session, room, seats)).items():
+        if len(voters) >= votes_needed(seats, target):
+            await hand_to_bot(session, room, next(s for s in seats if s.seat == target), "vote")
+            handed = True
+    return handed
+
+
+async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str) -> None:
+    """A bot takes the seat; its player may take it back (and the log says so)."""
+    player = seat.player_id
+    seat.player_id, seat.bot, seat.connections, seat.absent_since = None, BOT_KIND, 0, None
+    seat_handed(room)
+    await session.execute(delete(SeatVote).where(SeatVote.room_code == room.code,
+                                                 SeatVote.seat == seat.seat))
+    if player is not None:
+        seat.replaced_id = player
+        session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
+                             kind="bot", cause=cause, player_id=player))
+
+
+def seat_handed(room: Room) -> None:
+    """A seat changed hands mid-game: write the room row too. On Postgres a move is committed
+    only if the room row is as the mover read it (Postgres: `roomcache`, by xmin), so a move
+    judged on the old seats (a bot's, in flight) is judged again on the new ones."""
+    room.updated_at = utcnow()
+
+
+async def reclaim(session: AsyncSession, room: Room, player: Player) -> int:
+    """The replaced player takes their seat back from the bot; returns the seat."""
+    seats = await _locked_seats(session, room.code)
+    seat = next((s for s in seats if s.replaced_id == player.id), None)
+    if seat is None or seat.bot is None:
+        raise ApiError(409, "nothing_to_reclaim", "No seat of yours is held by a bot here.")
+    if room.status != "active":
+        raise ApiError(409, "game_over", "The game is over; there is no seat to take back.")
+    seat.player_id, seat.bot, seat.replaced_id = player.id, None, None
+    seat.connections, seat.absent_since = 0, utcnow()  # until this player's socket counts
+    seat_handed(room)
+    session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
+                         kind="back", cause="reclaim", player_id=player.id))
+    return seat.seat
+
+
+async def absence_payload(session: AsyncSession, room: Room, seats: Sequence[Any]
+                          ) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
+    """`absence_fields` on what the session reads (nothing in the lobby)."""
+    if room.status == "lobby":
+        return {}, []
+    handovers = list(await session.scalars(select(Handover).where(
+        Handover.room_code == room.code).order_by(Handover.id)))
+    ids = {s.replaced_id for s in seats if s.replaced_id} | {h.player_id for h in handovers}
+    names = dict((await session.execute(select(Player.id, Player.name)
+                                        .where(Player.id.in_(ids)))).all()) if ids else {}
+    votes = (await session.scalars(select(SeatVote).where(SeatVote.room_code == room.code))
+             if room.status == "active" else [])
+    return absence_fields(room, seats, votes, handovers, names)
+
+
+def absence_fields(room: Any, seats: Sequence[Any], votes: Iterable[Any],
+                   handovers: Sequence[Any], names: dict[str, str]
+                   ) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
+    """The wire fields: per seat (absent_since, vote_after, votes, votes_needed, replaced) and
+    the room's handovers, oldest first. `names`: the names of replaced and handed-over players.
+    Plain rows or ORM objects alike, so that Postgres can read them all in one statement."""
+    if room.status == "lobby":
+        return {}, []
+    counted = count_votes(room, seats, votes) if room.status == "active" else {}
+    per_seat = {}
+    for seat in seats:
+        since = absent_from(seat, room)
+        per_seat[seat.seat] = {
+            "absent_since": since.isoformat() if since else None,
+            "vote_after": vote_opens(since).isoformat() if since else None,
+            "votes": counted.get(seat.seat, []),
+            "votes_needed": votes_needed(seats, seat.seat) if since else None,
+            "replaced": ({"id": seat.replaced_id, "name": names.get(seat.replaced_id, "?")}
+                         if seat.replaced_id else None),
+        }
+    return per_seat, [{"seat": h.seat, "kind": h.kind, "cause": h.cause, "version": h.version,
+                       "at": as_utc(h.at).isoformat(),
+                       "player": {"id": h.player_id, "name": names.get(h.player_id, "?")}}
+                      for h in handovers]

@@ -1,0 +1,103 @@
+"""Turn clocks: when a seat's time runs out, its zombie move is played through the pipeline.
+
+The deadlines are derived from the database (rooms.last_move_at plus rooms.turn_clock, or plus
+each seat's Fischer bank: app.table.seat_clocks), so they survive a restart. Every process watches;
+the move's platform id `~clock:<version>:<seat>` plus the pipeline's version check and
+exactly-once keys let exactly one of them land it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from sqlalchemy import select
+
+from app.context import Context
+from app.errors import ApiError
+from app.play.client_ids import platform_id
+from app.play.moves import Mover, submit_move
+from app.store.models import Room, Seat, utcnow
+from app.table.seat_clocks import earliest_deadline, seat_deadlines
+from games import REGISTRY
+
+log = logging.getLogger(__name__)
+MIN_TURN_CLOCK = 1
+MAX_TURN_CLOCK = 7 * 24 * 3600
+MAX_CLOCK_INCREMENT = 3600
+TICK_SECONDS = 0.5
+_CLOCK_COLUMNS = (Room.code, Room.turn_clock, Room.clock_increment, Room.clock_banks,
+                  Room.last_move_at)
+
+
+class TurnClocks:
+    """One watcher task per process: looks for rooms whose clock ran out and times them out."""
+
+    def __init__(self, hall: Context) -> None:
+        self._hall = hall
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _watch(self) -> None:
+        while True:
+            try:
+                await self.fire_expired()
+            except Exception:
+                log.exception("turn clock sweep failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def fire_expired(self) -> None:
+        now = utcnow()
+        due = await self._past_earliest_deadline(now)
+        if not due:
+            return
+        async with self._hall.sessions() as session:
+            rooms = list(await session.scalars(select(Room).where(
+                Room.code.in_(due), Room.status == "active")))
+            bots = {(s.room_code, s.seat) for s in await session.scalars(select(Seat).where(
+                Seat.room_code.in_([r.code for r in rooms]), Seat.bot.is_not(None)))}
+        for room in rooms:
+            try:  # one room whose rules raise must not hold up the other rooms' clocks
+                deadlines = seat_deadlines(room.turn_clock, room.clock_increment,
+                                           room.clock_banks, room.last_move_at,
+                                           REGISTRY[room.game].to_act(room.state))
+                for seat, deadline in sorted(deadlines.items()):
+                    if deadline <= now and (room.code, seat) not in bots:
+                        await self._time_out(room, seat)
+            except Exception:
+                log.exception("turn clock of room %s failed", room.code)
+
+    async def _past_earliest_deadline(self, now: datetime) -> list[str]:
+        """The running clocks' rooms where some seat may have run out of time. Read without
+        their states: every tick would otherwise load every clocked game's whole state."""
+        async with self._hall.store.reader.connect() as conn:
+            clocks = await conn.execute(select(*_CLOCK_COLUMNS).where(
+                Room.status == "active", Room.turn_clock.is_not(None)))
+            return [room.code for room in clocks
+                    if (earliest := earliest_deadline(room.turn_clock, room.clock_increment,
+                                                      room.clock_banks, room.last_move_at))
+                    is not None and earliest <= now]
+
+    async def _time_out(self, room: Room, seat: int) -> None:
+        move = REGISTRY[room.game].zombie_move(room.state, seat)
+        try:
+            await submit_move(self._hall, room.code, Mover(seat=seat),
+                              platform_id("clock", room.version, seat), room.version, move)
+            log.info("room %s: seat %d ran out of time at version %d", room.code, seat,
+                     room.version)
+            await self._tell_room(room.code)
+        except ApiError as exc:  # another process (or a last-second move) got there first
+            log.debug("clock move in %s refused: %s", room.code, exc.code)
+
+    async def _tell_room(self, code: str) -> None:
+        """Push the room again: the new deadline, and seats marked away, reach every process."""
+        async with self._hall.sessions() as session, session.begin():
+            await self._hall.room_changed(code, session)
+        await self._hall.after_room_change(code)

@@ -1,0 +1,138 @@
+"""Connections held by a process that died are given back: heartbeats and a ledger of sockets.
+
+`seats.connections` (kept by app/table/presence.py) counts a seat's open sockets in every process. A
+process that dies hard (killed, power lost) never closes its sockets, and its counts would hold
+those seats "connected" for ever: nobody could vote a bot in. So every seat socket is also a row
+of `seat_sockets` naming its process (spectators' `watchers` rows name it too), and every
+process beats in `processes`. Any process that finds another's heartbeat older than
+PRESENCE_TIMEOUT_SECONDS takes its rows back from the counts, once (the dead process's row is
+deleted by exactly one reaper), and tells the rooms. A socket closing uncounts itself only if
+its ledger row is still there, so nothing is uncounted twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from datetime import timedelta
+
+from sqlalchemy import delete, select, update
+
+from app.context import Context
+from app.play.sockets import Greeting
+from app.store.db import uncount
+from app.store.models import Process, Room, SeatSocket, Watcher, utcnow
+from app.table import absence, chat
+
+log = logging.getLogger(__name__)
+
+
+async def seat_connected(hall: Context, code: str, seat: int,
+                         player_id: str | None) -> tuple[int | None, Greeting | None]:
+    """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
+    and the socket's chat greeting when the store read it with the count."""
+    counted = await hall.store.seat_connected(code, seat, player_id)
+    if counted.ledger is not None:  # this process's own tally grows once the count committed
+        hall.register(code, 1)
+    await hall.after_room_change(code, forget=False)
+    if counted.ledger is not None and counted.votes is not False:
+        await settle_votes(hall, code, votes_known=bool(counted.votes))
+    return counted.ledger, None if counted.chat is None else chat.greeting_of(counted.chat)
+
+
+async def seat_disconnected(hall: Context, code: str, seat: int, player_id: str | None,
+                            row: int | None) -> None:
+    """Count one socket less, unless a reaper already did (its ledger row is gone)."""
+    if row is None:
+        return
+    hall.register(code, -1)  # ... and shrinks before the count is taken back
+    if await hall.store.seat_disconnected(code, seat, player_id, row):
+        # a socket gone leaves the state as is, and nothing a held room keeps
+        await hall.after_room_change(code, state=False, forget=False)
+        await settle_votes(hall, code)
+
+
+async def settle_votes(hall: Context, code: str, votes_known: bool = False) -> None:
+    """A seat's connection count changed: votes already cast may be a majority now, with nobody
+    voting again (`absence.recount`). Run by the process whose count changed, under the room's
+    row lock, so the seat is handed over once whichever processes count at the same moment.
+    `votes_known`: the caller already saw votes on record."""
+    try:
+        if not votes_known and not await hall.store.has_votes(code):
+            return  # the usual case: one cheap read
+        async with hall.locks.get(code), hall.sessions() as session, session.begin():
+            room = await session.get(Room, code, with_for_update=True)
+            handed = room is not None and await absence.recount(session, room)
+            if handed:
+                await hall.room_changed(code, session)
+    except Exception:
+        log.exception("could not count the votes in room %s", code)
+        return
+    if handed:
+        await hall.after_room_change(code)
+        hall.bots.wake(code)
+
+
+class Heartbeat:
+    """This process's heartbeat, and the reaper of processes that stopped beating."""
+
+    def __init__(self, hall: Context) -> None:
+        self._hall = hall
+        self._timeout = hall.settings.presence_timeout_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self._beat()
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        async with self._hall.sessions() as session, session.begin():
+            await session.execute(delete(Process).where(Process.origin == self._hall.origin))
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self._timeout / 4)
+            try:
+                await self._beat()
+                await self.reap()
+            except Exception:
+                log.exception("presence heartbeat failed")
+
+    async def _beat(self) -> None:
+        async with self._hall.sessions() as session, session.begin():
+            beat = await session.execute(update(Process).where(
+                Process.origin == self._hall.origin).values(seen_at=utcnow()))
+            if not beat.rowcount:
+                session.add(Process(origin=self._hall.origin, seen_at=utcnow()))
+
+    async def reap(self) -> None:
+        """Give back the seats of processes whose heartbeat stopped."""
+        cutoff = utcnow() - timedelta(seconds=self._timeout)
+        async with self._hall.sessions() as session, session.begin():
+            dead = list(await session.scalars(delete(Process).where(
+                Process.seen_at < cutoff).returning(Process.origin)))
+            # Also the rows of a process that stopped with sockets still open (no row left).
+            rows = (await session.execute(delete(SeatSocket).where(
+                SeatSocket.origin.not_in(select(Process.origin))).returning(
+                    SeatSocket.room_code, SeatSocket.seat, SeatSocket.player_id))).all()
+            watched = set(await session.scalars(delete(Watcher).where(
+                Watcher.origin.not_in(select(Process.origin))).returning(Watcher.room_code)))
+            if not rows and not watched:
+                return
+            for (code, seat, player_id), sockets in Counter(map(tuple, rows)).items():
+                await uncount(session, code, seat, player_id, sockets)
+            rooms = {row.room_code for row in rows}
+            for code in rooms:
+                await self._hall.room_changed(code, session)
+            for code in watched:
+                await self._hall.hub.notify_in(session, f"watch:{code}:{self._hall.origin}")
+        log.warning("processes %s stopped beating; %d seat sockets and %d spectators given "
+                    "back", dead, len(rows), len(watched))
+        for code in rooms:
+            await self._hall.after_room_change(code)
+            await settle_votes(self._hall, code)
+        for code in watched:
+            await chat.tell_watchers(self._hall, code)

@@ -1,0 +1,312 @@
+"""The room service: codes, seats, joining, bots, starting, rematches. Routes stay thin."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from random import Random
+from types import SimpleNamespace
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import ApiError
+from app.store.models import Handover, MoveRow, Player, Room, Seat, utcnow
+from app.table.absence import BOT_KIND, absence_payload, seat_handed
+from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
+from games import REGISTRY, Game, IllegalMove
+from games.protocol import State, match_rng
+
+# 31 symbols with no 0/o, 1/l/i look-alikes: 9 of them carry 44.6 bits, read aloud as abc-def-ghj.
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 9
+
+
+def new_room_code() -> str:
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return f"{raw[:3]}-{raw[3:6]}-{raw[6:]}"
+
+
+def normalize_code(raw: str) -> str:
+    """Accept a code as people type it: any case, with or without dashes or spaces."""
+    letters = "".join(ch for ch in raw.lower() if ch.isalnum())
+    if len(letters) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in letters):
+        raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
+    return f"{letters[:3]}-{letters[3:6]}-{letters[6:]}"
+
+
+def game_or_error(game_id: str) -> Game:
+    game = REGISTRY.get(game_id)
+    if game is None:
+        raise ApiError(404, "unknown_game", f"There is no game called {game_id!r} here.")
+    return game
+
+
+def validate_options(game: Game, raw: dict[str, Any] | None, players: int) -> dict[str, Any]:
+    """Options as the game's model normalises them, checked against the player count."""
+    try:
+        options = game.Options.model_validate(raw or {})
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"])
+        text = problem["msg"].removeprefix("Value error, ")
+        raise ApiError(422, "bad_options", f"{where}: {text}" if where else text) from None
+    try:
+        game.setup(players, options, Random(0))  # a trial deal, discarded
+    except IllegalMove as exc:
+        raise ApiError(422, exc.code, exc.message) from None
+    return options.model_dump()
+
+
+async def get_room(session: AsyncSession, code: str, for_update: bool = False) -> Room:
+    room = await session.get(Room, normalize_code(code), with_for_update=for_update)
+    if room is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    return room
+
+
+async def seats_of(session: AsyncSession, code: str) -> list[Seat]:
+    return list(await session.scalars(select(Seat).where(Seat.room_code == code)
+                                      .order_by(Seat.seat)))
+
+
+AWAY_AFTER = 3  # timeouts in a row that mark a seat away
+
+
+async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
+    """The wire `room` object, read through a session. Seats are read as plain rows, not ORM
+    objects: nothing here changes them. On Postgres the hot callers read all of it
+    in one statement instead (`app.store.postgres.roomread`)."""
+    seats = Seat.__table__
+    rows = (await session.execute(
+        select(seats, Player.name.label("player_name"))
+        .outerjoin(Player, seats.c.player_id == Player.id)
+        .where(seats.c.room_code == room.code).order_by(seats.c.seat))).all()
+    away = await away_seats(session, room, [seat.seat for seat in rows])
+    absence, handovers = await absence_payload(session, room, list(rows))
+    return payload_from(room, rows, away, absence, handovers)
+
+
+def payload_from(room: Any, seats: Sequence[Any], away: set[int],
+                 absence: dict[int, dict[str, Any]],
+                 handovers: list[dict[str, Any]]) -> dict[str, Any]:
+    """The wire `room` object from what was read: the room's columns, its seats (with
+    `player_name`) in order, the away seats and the absence fields (`absence_fields`)."""
+    return {
+        "code": room.code,
+        "game": room.game,
+        "options": room.options,
+        "status": room.status,
+        "host": room.host_id,
+        "private": room.private,
+        "seats": [{"seat": seat.seat,
+                   "player": ({"id": seat.player_id, "name": seat.player_name}
+                              if seat.player_id is not None else None),
+                   "bot": seat.bot,
+                   "connected": seat.bot is not None or seat.connections > 0,
+                   "away": seat.seat in away,
+                   "clock_bank": (room.clock_banks or {}).get(str(seat.seat)),
+                   **absence.get(seat.seat, {})}
+                  for seat in seats],
+        "version": room.version,
+        "next_room": room.next_room,
+        "spectators_muted": room.spectators_muted,
+        "turn_clock": room.turn_clock,
+        "turn_deadline": clock_deadline(room),
+        "clock_increment": room.clock_increment,
+        "handovers": handovers,
+    }
+
+
+async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set[int]:
+    """Seats whose last AWAY_AFTER moves were all played for them by the turn clock."""
+    if not room.turn_clock or room.status != "active":
+        return set()
+    away = set()
+    for seat in seats:
+        ids = list(await session.scalars(
+            select(MoveRow.client_id).where(MoveRow.room_code == room.code, MoveRow.seat == seat)
+            .order_by(MoveRow.version.desc()).limit(AWAY_AFTER)))
+        if len(ids) == AWAY_AFTER and all(i.startswith(CLOCK_ID_PREFIX) for i in ids):
+            away.add(seat)
+    return away
+
+
+def room_deadlines(room: Any) -> dict[str, str]:
+    """When each seat to act runs out of time, as the `state` message carries it."""
+    if room.status != "active" or not room.turn_clock or room.state is None:
+        return {}
+    try:
+        acting = REGISTRY[room.game].to_act(room.state)
+    except Exception:  # the rules fail: the push that follows errors the room
+        return {}
+    return wire_deadlines(seat_deadlines(room.turn_clock, room.clock_increment, room.clock_banks,
+                                         room.last_move_at, acting))
+
+
+def clock_deadline(room: Any) -> str | None:
+    """The first deadline of the seats to act (ISO 8601, UTC), or None with no clock running."""
+    deadlines = room_deadlines(room)
+    return min(deadlines.values(), key=datetime.fromisoformat) if deadlines else None
+
+
+def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count: int | None,
+             private: bool, turn_clock: int | None = None,
+             clock_increment: int | None = None) -> tuple[Room, list[Seat]]:
+    """A room and its seats as they will be stored (not yet added to any session), the host in
+    seat 0; every column set here, so that the payload can be built without reading back."""
+    game = game_or_error(game_id)
+    seat_count = seat_count if seat_count is not None else game.min_players
+    if not game.min_players <= seat_count <= game.max_players:
+        raise ApiError(422, "bad_seats", f"{game.title} is for {game.min_players} to "
+                       f"{game.max_players} players, not {seat_count}.")
+    now = utcnow()
+    room = Room(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
+                private=private, seed=secrets.token_hex(16), version=0,
+                options=validate_options(game, options, seat_count), turn_clock=turn_clock,
+                clock_increment=clock_increment, created_at=now, updated_at=now,
+                spectators_muted=False, next_room=None, clock_banks=None)
+    seats = [Seat(room_code=room.code, seat=n, connections=0, bot=None,
+                  player_id=host.id if n == 0 else None) for n in range(seat_count)]
+    return room, seats
+
+
+def new_room_payload(room: Room, seats: list[Seat], host: Any) -> dict[str, Any]:
+    """The wire `room` object of a room just made (nothing to read: nobody else is in it)."""
+    named = [SimpleNamespace(seat=s.seat, player_id=s.player_id, bot=None, connections=0,
+                             player_name=host.name if s.player_id else None) for s in seats]
+    return payload_from(room, named, set(), {}, [])
+
+
+async def create_room(session: AsyncSession, host: Player, game_id: str,
+                      options: dict[str, Any] | None, seat_count: int | None,
+                      private: bool, turn_clock: int | None = None,
+                      clock_increment: int | None = None) -> Room:
+    room, seats = new_room(host, game_id, options, seat_count, private, turn_clock,
+                           clock_increment)
+    session.add(room)
+    session.add_all(seats)
+    await session.flush()
+    return room
+
+
+def _lobby_only(room: Any, action: str) -> None:
+    if room.status != "lobby":
+        raise ApiError(409, "room_started", f"You cannot {action}: this game has already "
+                       "started." if room.status == "active" else
+                       f"You cannot {action}: this room is {room.status}.")
+
+
+def _host_only(room: Any, player: Any, action: str) -> None:
+    if room.host_id != player.id:
+        raise ApiError(403, "not_host", f"Only the host can {action}.")
+
+
+def _seat(seats: list[Any], number: int) -> Any:
+    for seat in seats:
+        if seat.seat == number:
+            return seat
+    raise ApiError(422, "bad_seat", f"This room has no seat {number}.")
+
+
+def join_seats(room: Any, seats: list[Any], player: Any, wanted: int | None) -> None:
+    """Seat `player` (in seat `wanted`, or the first free one). Like every `*_seats` action, it
+    only reads and sets attributes of the room and its seats, so that Postgres can run it on
+    plain rows (`app.store.postgres.seatwrite`) and SQLite on ORM objects."""
+    if any(s.player_id == player.id for s in seats):
+        return  # already seated: joining again (a second tab, a retry) changes nothing
+    _lobby_only(room, "join")
+    if wanted is not None:
+        seat = _seat(seats, wanted)
+        if seat.player_id or seat.bot:
+            raise ApiError(409, "seat_taken", f"Seat {wanted} is already taken.")
+    else:
+        free = [s for s in seats if not s.player_id and not s.bot]
+        if not free:
+            raise ApiError(409, "room_full", "Every seat in this room is taken.")
+        seat = free[0]
+    seat.player_id = player.id
+
+
+async def join(session: AsyncSession, room: Room, player: Player, wanted: int | None) -> None:
+    join_seats(room, await seats_of(session, room.code), player, wanted)
+
+
+async def leave(session: AsyncSession, room: Room, player: Player) -> None:
+    """Leave a seat: in the lobby it frees up; in a game a bot takes over the seat, also in a
+    game paused by its rules (errored): the admin may resume it, and every seat must then have
+    someone to move."""
+    seats = await seats_of(session, room.code)
+    mine = [s for s in seats if s.player_id == player.id]
+    if not mine:
+        raise ApiError(409, "not_seated", "You do not hold a seat in this room.")
+    seat = mine[0]
+    seat.player_id = None
+    seat.connections = 0
+    if room.status in ("active", "errored"):
+        seat.bot = BOT_KIND
+        seat_handed(room)
+        session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
+                             kind="bot", cause="left", player_id=player.id))
+    humans = [s for s in seats if s.player_id]
+    if room.host_id == player.id:
+        if humans:
+            room.host_id = humans[0].player_id
+        elif room.status == "lobby":
+            room.status = "aborted"
+
+
+def bot_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
+    _host_only(room, player, "add bots")
+    _lobby_only(room, "add a bot")
+    seat = _seat(seats, number)
+    if seat.player_id or seat.bot:
+        raise ApiError(409, "seat_taken", f"Seat {number} is already taken.")
+    seat.bot = BOT_KIND
+
+
+async def add_bot(session: AsyncSession, room: Room, player: Player, number: int) -> None:
+    bot_seats(room, await seats_of(session, room.code), player, number)
+
+
+def free_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
+    """The host frees a seat in the waiting room (a player who wandered off, or a bot)."""
+    _host_only(room, player, "remove players")
+    _lobby_only(room, "remove a player")
+    seat = _seat(seats, number)
+    if seat.player_id == room.host_id:
+        raise ApiError(409, "host_seat", "The host cannot remove themselves; leave instead.")
+    if not seat.player_id and not seat.bot:
+        raise ApiError(409, "seat_empty", f"Seat {number} is already empty.")
+    seat.player_id, seat.bot, seat.connections = None, None, 0
+
+
+async def remove_from_seat(session: AsyncSession, room: Room, player: Player,
+                           number: int) -> None:
+    free_seats(room, await seats_of(session, room.code), player, number)
+
+
+def start_seats(room: Any, seats: list[Any], player: Any) -> None:
+    _host_only(room, player, "start the game")
+    _lobby_only(room, "start")
+    empty = [s.seat for s in seats if not s.player_id and not s.bot]
+    if empty:
+        raise ApiError(409, "seats_empty", "Every seat needs a player or a bot before the game "
+                       f"starts; empty: {', '.join(str(n) for n in empty)}.")
+    game = REGISTRY[room.game]
+    options = game.Options.model_validate(room.options)
+    room.state = game.setup(len(seats), options, match_rng(room.seed, 0))
+    room.status = "active"
+    room.version = 0
+    room.last_move_at = utcnow()  # the first turn's clock starts now
+    room.clock_banks = starting_banks(room.turn_clock, room.clock_increment, len(seats))
+    for seat in seats:  # a player who never opened the game is absent from the start
+        seat.absent_since = room.last_move_at if seat.connections == 0 else None
+
+
+async def start(session: AsyncSession, room: Room, player: Player) -> State:
+    start_seats(room, await seats_of(session, room.code), player)
+    return room.state

@@ -1,0 +1,103 @@
+"""The layout's promises, checked on the source: app/ imports in one direction (no circle),
+only the entry point imports the Hall, and only the store knows which database is behind it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+APP = Path(__file__).resolve().parent.parent / "app"
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(APP.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each app module -> the app modules it imports, wherever the import statement stands
+    (inside a function or an `if TYPE_CHECKING:` block too: a circle is a circle to a reader)."""
+    modules = {_module(path): path for path in APP.rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # `from app.table import chat` imports the module app.table.chat
+                targets = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}"
+                           in modules else node.module for alias in node.names]
+            else:
+                continue
+            graph[name].update(t for t in targets if t in modules and t != name)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_checker_finds_a_circle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_app_has_no_import_circle() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_only_the_entry_point_imports_the_hall() -> None:
+    """The Hall builds the services and hands each what it needs; services see it only as an
+    `app.context.Context`."""
+    importers = {name for name, targets in import_graph().items() if "app.hall" in targets}
+    assert importers == {"app.main"}
+
+
+def test_only_the_store_knows_which_database() -> None:
+    branch = re.compile(r"is_sqlite|cache is not None|cache is None|startswith\(\"sqlite")
+    outside = [f"{path.relative_to(APP.parent)}:{number}"
+               for path in APP.rglob("*.py") if "store" not in path.relative_to(APP).parts
+               for number, line in enumerate(path.read_text().splitlines(), 1)
+               if branch.search(line)]
+    assert outside == []
+
+
+def test_routes_write_no_sql() -> None:
+    """Routes call services; services call the store. No statement text in app/api."""
+    sql = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b")
+    found = [f"{path.name}:{number}" for path in (APP / "api").glob("*.py")
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if sql.search(line)]
+    assert found == []
