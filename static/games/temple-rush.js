@@ -386,10 +386,12 @@ export default {
                           "data-zone": z.zone, "data-wrong": wrong ? "true" : null },
           h("h4", {}, `Zone ${z.zone + 1} — `, card ? cardChip(card) : h("span", { class: "hint" }, "no card"),
             card ? h("span", { class: "tr-zone-info" }, `${built}/${cells} cells`) : null),
-          h("p", { class: "tr-zone-info" }, z.mortar ? "Mortar active (loose blocks allowed)" : "",
-            seat.held[z.zone]?.length ? ` · to rebuild: ${seat.held[z.zone].map((b) => `1x${b.size}`).join(", ")}` : "",
-            wrong ? h("strong", { class: "tr-wrong" }, " · ✗ built wrong: it can no longer be finished in one piece") : null,
-            z.complete ? h("strong", { class: "tr-complete" }, " · ✓ Temple complete!") : null),
+          h("p", { class: "tr-zone-info" }, [
+            z.mortar ? "Mortar active (loose blocks allowed)" : null,
+            seat.held[z.zone]?.length ? `to rebuild: ${seat.held[z.zone].map((b) => `1x${b.size}`).join(", ")}` : null,
+            wrong ? h("strong", { class: "tr-wrong" }, "✗ built wrong: it can no longer be finished in one piece") : null,
+            z.complete ? h("strong", { class: "tr-complete" }, "✓ Temple complete!") : null,
+          ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]))),
           grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), blockActions: blockActionsFor(z.zone), zone: z.zone,
                  last: lastOf[me]?.zone === z.zone ? lastOf[me] : null,
                  label: `Your zone ${z.zone + 1}: ${cardName(card)}; ${built} of ${cells} cells built` }));
