@@ -892,6 +892,7 @@ class RoomPage {
                               onfocus: (e) => e.target.select() });
     const options = Object.entries(room.options || {});
     const schema = this.game.options_schema?.properties || {};
+    const chosen = options.filter(([k, v]) => typeof v !== "boolean" && v !== null && v !== schema[k]?.default);
     return h("section", { class: "card waiting", "data-testid": "waiting-room" },
       h("div", { class: "row" }, h("h2", {}, `${this.game.title} — waiting for players`),
         rulesButton(room.game, "How to play")),
@@ -904,6 +905,10 @@ class RoomPage {
           room.private ? " — this room is private." : " — this room is public: anyone in the lobby can join.")),
       options.some(([, v]) => v === true) ? h("p", { class: "variants-used" }, "Variants: ",
         options.filter(([, v]) => v === true).map(([k]) => schema[k]?.title || k).join(", ")) : null,
+      // Non-yes/no options (a number, a choice such as Temple of Five's first player) show their
+      // value when it is not the default: a yes/no list cannot say which seat was picked.
+      chosen.length ? h("p", { class: "variants-used", "data-testid": "options-chosen" }, "Settings: ",
+        chosen.map(([k, v]) => `${schema[k]?.title || k}: ${v}`).join(", ")) : null,
       clockText(room) ? h("p", { class: "clock-note", "data-testid": "clock-note" }, "Turn clock: ", h("strong", {}, clockText(room)),
         " — when a player's time runs out, a standard move is played for them.") : null,
       h("ol", { class: "lobby-seats", "data-testid": "seats" }, room.seats.map((s) => h("li", {
