@@ -14,17 +14,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import asyncpg
+
 from app.errors import ApiError
 from app.store.hub import CHANNEL
 from app.store.models import utcnow
 from app.store.postgres.connections import Connections
 
+# The row lock first, in a statement of its own: under READ COMMITTED a statement sees the
+# database as it was when the statement began, so seats read in the statement that waited for
+# the lock were those from before the other process's change (issue 24: two joiners both told
+# they had the last seat, a start with an empty seat). The read after it takes a new snapshot.
+_LOCK = "SELECT 1 FROM rooms WHERE code = $1 FOR UPDATE"
 _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.seed, r.version, r.state,
        r.last_move_at, r.turn_clock, r.clock_increment, r.clock_banks,
        ARRAY(SELECT ROW(s.seat, s.player_id, s.bot, s.connections, s.absent_since)
              FROM seats s WHERE s.room_code = r.code ORDER BY s.seat) AS seats
-FROM rooms r WHERE r.code = $1 FOR UPDATE OF r"""
+FROM rooms r WHERE r.code = $1"""
 
 
 @dataclass(slots=True)
@@ -60,8 +67,14 @@ SeatAction = Callable[..., None]
 async def change(pool: Connections, code: str, notice: str, action: SeatAction,
                  *args: Any) -> None:
     """Run `action(room, seats, *args)` under the room's row lock and commit what it changed,
-    with `notice` on the hub's channel. An ApiError from the action rolls everything back."""
+    with `notice` on the hub's channel. An ApiError from the action rolls everything back.
+
+    The room row is always written (`updated_at`), so its `xmin` moves and every process's
+    held copy (`roomcache`, whose move write is conditional on `xmin`) is read again before a
+    move is judged on seats that changed."""
     async with pool.acquire() as conn, conn.transaction():
+        if await conn.fetchval(_LOCK, code) is None:
+            raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
         row = await conn.fetchrow(_READ, code)
         if row is None:
             raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
@@ -69,14 +82,17 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
         seats = [SeatRow(*seat) for seat in row["seats"]]
         room_before, seats_before = _fields(room), [_fields(seat) for seat in seats]
         action(room, seats, *args)
-        writes = []
-        if room_changes := _changed(room_before, _fields(room)):
-            room_changes["updated_at"] = utcnow()
-            writes.append(("rooms", room_changes, {"code": code}))
+        room_changes = _changed(room_before, _fields(room))
+        room_changes["updated_at"] = utcnow()
+        writes = [("rooms", room_changes, {"code": code})]
         for seat, before in zip(seats, seats_before, strict=True):
             if seat_changes := _changed(before, _fields(seat)):
                 writes.append(("seats", seat_changes, {"room_code": code, "seat": seat.seat}))
-        await conn.execute(*_write_and_notify(writes, notice))
+        try:
+            await conn.execute(*_write_and_notify(writes, notice))
+        except asyncpg.UniqueViolationError:  # one seat per player (`uq_seats_room_player`)
+            raise ApiError(409, "already_seated", "You already hold a seat in this room.") \
+                from None
 
 
 def _fields(row: RoomRow | SeatRow) -> dict[str, Any]:
