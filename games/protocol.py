@@ -111,7 +111,7 @@ def is_legal(move: Any, legal_moves: Iterable[Move]) -> bool:
     return any(legal == move and same_json(legal, move) for legal in legal_moves)
 
 
-def match_rng(seed: str, version: int) -> Random:
+def match_rng(seed: str, version: int) -> SeededOnUse:
     """The RNG the platform hands to `setup` (version 0) and to the move that makes `version`.
 
     Seeded from the match seed and the version alone, so seed + move log replays exactly.
@@ -130,6 +130,11 @@ class SeededOnUse(Random):
     def __init__(self, seed: str) -> None:
         self._unused_seed: str | None = seed
         self.gauss_next = None
+
+    @property
+    def drew(self) -> bool:
+        """Whether anything was drawn from it yet: a move that drew may not be taken back."""
+        return self._unused_seed is None
 
     def _seed_now(self) -> None:
         if self._unused_seed is not None:

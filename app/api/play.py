@@ -20,6 +20,7 @@ from app.guard.idle import QuietWatch
 from app.guard.quotas import client_address
 from app.play.moves import on_move_frame
 from app.play.sockets import Client, error_frame
+from app.play.undo import on_undo_frame
 from app.table import chat, presence
 from app.table.rooms import normalize_code
 
@@ -197,11 +198,13 @@ async def _handle(hall: Context, client: Client, text: str) -> None:
         client.send({"type": "pong"})
     elif message["type"] == "move":
         await on_move_frame(hall, client, message)
+    elif message["type"] == "undo":
+        await on_undo_frame(hall, client, message)
     elif message["type"] == "chat":
         await _chat(hall, client, message)
     else:
         client.send(error_frame("unknown_type", f"There is no message type {message['type']!r}; "
-                           "send 'move', 'chat' or 'ping'."))
+                           "send 'move', 'undo', 'chat' or 'ping'."))
 
 
 _chat_limits: weakref.WeakKeyDictionary[Client, RateLimit] = weakref.WeakKeyDictionary()

@@ -20,6 +20,7 @@ from typing import Any
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import check_player_id
+from app.play.offers import may_take_back, remember
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, error_frame
 from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
@@ -109,6 +110,8 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
             raise ApiError(409, "room_errored", "The game hit an internal error; the room is "
                            "paused for the admin.") from None
         steps.moved(code, version, j.step)
+        remember(code, version, j.seat if j.undoable and mover.player_id and not mover.bot
+                 else None)
         hall.push(Snapshot(code, j.game, j.status, version, j.state, j.events, j.deadlines,
                            j.timed_out, j.banks))
     if j.bots_to_act:
@@ -132,6 +135,7 @@ class Judged:
     step: int | None  # the version the simultaneous step it leaves the room in began at
     timed_out: int | None  # the seat whose clock made this move (see Snapshot)
     bots_to_act: bool
+    undoable: bool  # the seat may take this move back (app.play.offers), if a player made it
 
 
 def _judge(room: RoomView, seats: Seats, seat: int | None, client_id: str,
@@ -140,20 +144,21 @@ def _judge(room: RoomView, seats: Seats, seat: int | None, client_id: str,
     _check_room(room)
     if seat is None:
         raise ApiError(403, "not_seated", "You are watching: only seated players move.")
-    new_state, events, acted = _apply(room, seat, seen_version, move, step_began)
+    new_state, events, acted, drew = _apply(room, seat, seen_version, move, step_began)
     game = REGISTRY[room.game]
     try:
         over = game.outcome(new_state) is not None
         acting = game.to_act(new_state)
         now = utcnow()
         banks, deadlines = _clock(room, seat, acting if not over else (), now)
+        undoable = may_take_back(game, room.state, seat, move, new_state, drew)
     except Exception as exc:
         raise RuleError() from exc
     step = step_began if len(acted) > 1 and frozenset(acting) <= acted else None
     return Judged(room.game, seat, new_state, "finished" if over else room.status, over,
                   [e.to_json() for e in events], now, banks, deadlines, step,
                   seat if client_id.startswith(CLOCK_ID_PREFIX) else None,
-                  not over and any(seats.get(s, (None, None))[1] for s in acting))
+                  not over and any(seats.get(s, (None, None))[1] for s in acting), undoable)
 
 
 def _clock(room: RoomView, seat: int, acting: Any,
@@ -190,8 +195,9 @@ def _check_room(room: RoomView) -> None:
 
 
 def _apply(room: RoomView, seat: int, seen_version: int | None, move: Any,
-           step_began: int) -> tuple[Any, list, frozenset[int]]:
-    """The rules' new state and events, and the seats that were to act."""
+           step_began: int) -> tuple[Any, list, frozenset[int], bool]:
+    """The rules' new state and events, the seats that were to act, and whether the move drew
+    from the RNG."""
     game = REGISTRY[room.game]
     try:
         acting = game.to_act(room.state)
@@ -213,9 +219,9 @@ def _apply(room: RoomView, seat: int, seen_version: int | None, move: Any,
         raise RuleError() from exc
     if not is_legal(move, legal):
         raise ApiError(422, "illegal_move", _why_illegal(game, room.state, seat, move, legal))
+    rng = match_rng(room.seed, room.version + 1)
     try:
-        return (*game.apply(room.state, seat, move, match_rng(room.seed, room.version + 1)),
-                acting)
+        return (*game.apply(room.state, seat, move, rng), acting, rng.drew)
     except IllegalMove as exc:
         raise ApiError(422, "illegal_move", exc.message) from None
     except Exception as exc:

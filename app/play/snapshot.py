@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.play.offers import offered_to
 from games import REGISTRY, Event, Game
 
 
@@ -39,7 +40,7 @@ def state_messages(snap: Snapshot, seats: Iterable[int | None]) -> dict[int | No
         return {seat: {"type": "state", "version": snap.version, "seat": seat,
                        "status": snap.status, "view": None, "to_act": [], "legal_moves": [],
                        "outcome": None, "events": [], "deadlines": {}, "timed_out_seat": None,
-                       "clock_banks": None} for seat in seats}
+                       "clock_banks": None, "can_undo": False} for seat in seats}
     game = snap.game
     # Only a game in play has seats to act: an aborted or errored room keeps the rules' last
     # state, whose `to_act` would tell a client it may move where every move is refused.
@@ -50,10 +51,12 @@ def state_messages(snap: Snapshot, seats: Iterable[int | None]) -> dict[int | No
               "deadlines": snap.deadlines if active else {}, "timed_out_seat": snap.timed_out,
               "clock_banks": snap.banks}
     events = [Event.from_json(e) for e in snap.events]
+    undo_seat = offered_to(snap.code, snap.version) if active else None
     return {seat: {"type": "state", "version": snap.version, "seat": seat, "status": snap.status,
                    "view": game.view(snap.state, seat),
                    "legal_moves": game.legal_moves(snap.state, seat)
                    if active and seat in to_act else [],
                    "events": [e.to_json() for e in events if e.visible_to(seat)],
+                   "can_undo": seat is not None and seat == undo_seat,
                    **shared}
             for seat in seats}

@@ -1,0 +1,155 @@
+"""Take-backs: a socket's `undo` frame, judged on the replayed log and written in one
+transaction.
+
+A player takes back their own last step: the room's newest move row must be theirs (nobody
+moved since), made by them (not a bot, the clock or the admin), from the version they saw, and
+the platform's rule must hold for it (`app.play.offers.may_take_back`: no randomness drawn, the
+game's `undoable`, still their turn). The state before it is rebuilt from the seed and the log
+without it (`games.protocol.replay`, as the admin's rollback does), the move row is deleted,
+the room goes back one version, and a `take_back` line joins the room's audit log ("Alice took
+back …"), all committed before the acknowledgement. Every process then re-sends the state even
+at the older version (a `reset`, as after a rollback). A retried undo id answers with its first
+result, read from that audit line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
+
+from app.admin.replays import log_rows
+from app.context import Context
+from app.errors import ApiError
+from app.play.client_ids import PLATFORM_PREFIX, check_player_id
+from app.play.offers import may_take_back, remember
+from app.play.sockets import Client, error_frame
+from app.store.db import transaction
+from app.store.models import AdminAction, MoveRow, Player, Room
+from app.table import rooms
+from games import REGISTRY, Game
+from games.protocol import State, match_rng, replay
+
+TAKE_BACK = "take_back"  # the audit log's action
+
+
+async def on_undo_frame(hall: Context, client: Client, message: dict[str, Any]) -> None:
+    """A socket's `undo` frame: answered `ack` (with the version the room went back to) once
+    committed and pushed, or `error` (`cannot_undo` says why)."""
+    raw_id = message.get("id")
+    try:
+        undo_id = check_player_id(raw_id)
+        version = message.get("version")
+        if type(version) is not int:
+            raise ApiError(400, "bad_message", "An undo needs the 'version' of the state it "
+                           "was asked on, as a whole number.")
+        if client.player_id is None:
+            raise ApiError(403, "not_seated", "You are watching: only seated players take "
+                           "back a move.")
+        made = await take_back(hall, client.room, client.player_id, undo_id, version)
+    except ApiError as exc:
+        client.send(error_frame(exc.code, exc.message,
+                                raw_id if isinstance(raw_id, str) else None))
+        if exc.code == "stale":
+            snap = await hall.load_snapshot(client.room)
+            if snap is not None:
+                hall.push(snap, force=True, only=client)
+        return
+    client.send({"type": "ack", "id": undo_id, "version": made})
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What the replay found: the state before the last move, and whether the move before
+    that one may be taken back in turn."""
+
+    before: State
+    next_undoable: bool
+
+
+def _rebuild(game: Game, room: Room, players: int, rows: list[MoveRow], seat: int) -> Undone:
+    """Replay the log without its last move, judging the take-back on the way (sync: run in a
+    thread, a long game's replay is not free)."""
+    options = game.Options.model_validate(room.options)
+    last = rows[-1]
+    earlier = replay(game, players, options, room.seed,
+                     ((row.seat, row.move) for row in rows[:-2]))
+    before = earlier
+    next_undoable = False
+    if len(rows) >= 2:
+        prior = rows[-2]
+        rng = match_rng(room.seed, prior.version)
+        before, _ = game.apply(earlier, prior.seat, prior.move, rng)
+        next_undoable = (prior.seat == seat and not prior.client_id.startswith(PLATFORM_PREFIX)
+                         and may_take_back(game, earlier, seat, prior.move, before, rng.drew))
+    rng = match_rng(room.seed, last.version)
+    after, _ = game.apply(before, seat, last.move, rng)
+    if rng.drew:
+        raise ApiError(409, "cannot_undo", "That move drew something at random (a card, a die, "
+                       "a tile): it cannot be taken back.")
+    if game.outcome(after) is not None or seat not in game.to_act(after):
+        raise ApiError(409, "cannot_undo", "Your turn has ended: that move cannot be taken "
+                       "back any more.")
+    if not game.undoable(before, seat, last.move):
+        raise ApiError(409, "cannot_undo", "That move showed the table something new or ended "
+                       "a round: the rules do not let it be taken back.")
+    return Undone(before, next_undoable)
+
+
+async def _earlier(session: Any, code: str, player_id: str, undo_id: str) -> int | None:
+    """The version an undo with this id by this player already went back to, if any."""
+    for detail in await session.scalars(select(AdminAction.detail).where(
+            AdminAction.room_code == code, AdminAction.action == TAKE_BACK)):
+        if detail.get("id") == undo_id and detail.get("player") == player_id:
+            return int(detail["made"])
+    return None
+
+
+async def take_back(hall: Context, code: str, player_id: str, undo_id: str,
+                    seen_version: int) -> int:
+    """Take back the player's last move in room `code`; the version the room is at after."""
+    code = rooms.normalize_code(code)
+    async with hall.locks.get(code), hall.sessions() as session, transaction(session):
+        room = await rooms.get_room(session, code, for_update=True)
+        done = await _earlier(session, room.code, player_id, undo_id)
+        if done is not None:
+            return done
+        if room.status != "active" or room.state is None:
+            raise ApiError(409, "cannot_undo", "The game is not being played: there is nothing "
+                           "to take back.")
+        seats = await rooms.seats_of(session, room.code)
+        seat = next((s.seat for s in seats if s.player_id == player_id), None)
+        if seat is None:
+            raise ApiError(403, "not_seated", "You are watching: only seated players take back "
+                           "a move.")
+        if seen_version != room.version:
+            raise ApiError(409, "stale", "The game moved on since you asked; here is the "
+                           "current state.")
+        rows = await log_rows(session, room.code)
+        last = rows[-1] if rows else None
+        if last is None or last.seat != seat:
+            raise ApiError(409, "cannot_undo", "The last move is not yours: once another seat "
+                           "has moved, yours stands.")
+        if last.client_id.startswith(PLATFORM_PREFIX):
+            raise ApiError(409, "cannot_undo", "That move was made for you (by the clock, a bot "
+                           "or the admin): it cannot be taken back.")
+        game = REGISTRY[room.game]
+        undone = await run_in_threadpool(_rebuild, game, room, len(seats), rows, seat)
+        name = await session.scalar(select(Player.name).where(Player.id == player_id))
+        shown = game.redact_move(last.move, seat, None)
+        what = game.describe(shown) if shown is not None else "a hidden move"
+        await session.delete(last)
+        session.add(AdminAction(
+            actor=(name or f"Seat {seat + 1}")[:40], action=TAKE_BACK, room_code=room.code,
+            version=room.version,
+            detail={"id": undo_id, "player": player_id, "seat": seat, "move": last.move,
+                    "made": room.version - 1, "text": f"{name or f'Seat {seat + 1}'} took back: "
+                    f"{what}"}))
+        room.state, room.version = undone.before, room.version - 1
+        made = room.version
+        await hall.room_changed(room.code, session, reset=True)
+    remember(code, made, seat if undone.next_undoable else None)
+    await hall.after_room_change(code, force_state=True)
+    return made
