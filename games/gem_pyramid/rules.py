@@ -133,7 +133,9 @@ class GemPyramid:
         new["hands"][seat][kind] -= 1
         new["last_placer"] = seat
         new["last"] = {"seat": seat, "gem": kind, "row": row, "pos": pos}
-        events = [Event(f"Seat {seat + 1} {self.describe(move)}.", data={"seat": seat, **move})]
+        # The placement's own log line is the platform's (`describe`); events tell only what it
+        # led to, and the board marks the gem from `last`. RULES.md, "Log".
+        events: list[Event] = []
         if _hand_size(new["hands"][seat]) == 0:
             events += _empty_hand(new, seat, kind)
         events += _advance(new, seat, rng)

@@ -278,6 +278,20 @@ def test_the_last_placement_is_in_every_view_until_the_next_game_is_dealt():
     assert dealt["game_no"] == 2 and GAME.view(dealt, 0)["last"] is None, "a fresh pyramid"
 
 
+def test_events_tell_what_a_placement_led_to_never_the_placement_again():
+    # The room writes the move's own line from `describe`; an event restating it showed each
+    # placement twice in the log.
+    state = board(new(3), {(0, 4): "red"}, ["blue", "blue"])
+    move = place("blue", 0, 5)
+    _, events = GAME.apply(state, 0, move, Random(0))
+    assert events == []
+    assert GAME.describe(move) == "placed a blue gem on the base row, slot 6"
+    state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count([])
+    _, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
+    assert events and not any("placed a red gem" in e.text for e in events)
+
+
 def test_a_single_game_does_not_speak_of_game_numbers():
     state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
     state["hands"][1] = _count([])
