@@ -8,6 +8,12 @@ process beats in `processes`. Any process that finds another's heartbeat older t
 PRESENCE_TIMEOUT_SECONDS takes its rows back from the counts, once (the dead process's row is
 deleted by exactly one reaper), and tells the rooms. A socket closing uncounts itself only if
 its ledger row is still there, so nothing is uncounted twice.
+
+A dead process also drove bots: a room's bots are moved by the process whose move (or join,
+start, vote) last woke them, so an all-bot room whose driver died would freeze (issue 24). The
+reaper that deleted a dead process's row wakes the bots of every active room with a bot seat; a
+room whose bots are not to act costs one read. Turn clocks need no hand-over: every process
+watches every room's clock (`app.table.clocks`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from sqlalchemy import delete, select, update
 from app.context import Context
 from app.play.sockets import Greeting
 from app.store.db import uncount
-from app.store.models import Process, Room, SeatSocket, Watcher, utcnow
+from app.store.models import Process, Room, Seat, SeatSocket, Watcher, utcnow
 from app.table import absence, chat
 
 log = logging.getLogger(__name__)
@@ -109,19 +115,20 @@ class Heartbeat:
                 session.add(Process(origin=self._hall.origin, seen_at=utcnow()))
 
     async def reap(self) -> None:
-        """Give back the seats of processes whose heartbeat stopped."""
+        """Give back the seats of processes whose heartbeat stopped, and drive their bots."""
         cutoff = utcnow() - timedelta(seconds=self._timeout)
         async with self._hall.sessions() as session, session.begin():
             dead = list(await session.scalars(delete(Process).where(
                 Process.seen_at < cutoff).returning(Process.origin)))
+            orphans = list(await session.scalars(select(Room.code).where(
+                Room.status == "active", Room.code.in_(select(Seat.room_code).where(
+                    Seat.bot.is_not(None)))))) if dead else []
             # Also the rows of a process that stopped with sockets still open (no row left).
             rows = (await session.execute(delete(SeatSocket).where(
                 SeatSocket.origin.not_in(select(Process.origin))).returning(
                     SeatSocket.room_code, SeatSocket.seat, SeatSocket.player_id))).all()
             watched = set(await session.scalars(delete(Watcher).where(
                 Watcher.origin.not_in(select(Process.origin))).returning(Watcher.room_code)))
-            if not rows and not watched:
-                return
             for (code, seat, player_id), sockets in Counter(map(tuple, rows)).items():
                 await uncount(session, code, seat, player_id, sockets)
             rooms = {row.room_code for row in rows}
@@ -129,8 +136,14 @@ class Heartbeat:
                 await self._hall.room_changed(code, session)
             for code in watched:
                 await self._hall.hub.notify_in(session, f"watch:{code}:{self._hall.origin}")
-        log.warning("processes %s stopped beating; %d seat sockets and %d spectators given "
-                    "back", dead, len(rows), len(watched))
+        if dead:
+            log.warning("processes %s stopped beating; their bots in %d rooms driven here",
+                        dead, len(orphans))
+            for code in orphans:
+                self._hall.bots.wake(code)
+        if rows or watched:
+            log.warning("%d seat sockets and %d spectators of stopped processes given back",
+                        len(rows), len(watched))
         for code in rooms:
             await self._hall.after_room_change(code)
             await settle_votes(self._hall, code)
