@@ -88,8 +88,15 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
             (s for s, (player, _) in seats.items()
              if mover.player_id and player == mover.player_id), None)
         _check_bot(mover, seats.get(seat, (None, None))[1] if seat is not None else None)
-        return _judge(room, seats, seat, client_id, seen_version, move,
-                      steps.began(code, room.version))
+        j = _judge(room, seats, seat, client_id, seen_version, move,
+                   steps.began(code, room.version))
+        # Before the commit: a read of the new version may be pushed before this move's own
+        # push. A commit that then fails leaves an offer for a version this move never made;
+        # the next move judged here at that version replaces it, and `undo` re-checks anyway.
+        remember(code, room.version + 1, j.seat if j.undoable and player_moves else None)
+        return j
+
+    player_moves = mover.player_id is not None and not mover.bot
 
     async with hall.locks.get(code):
         try:  # the one write: durable before anyone hears of it
@@ -110,8 +117,6 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
             raise ApiError(409, "room_errored", "The game hit an internal error; the room is "
                            "paused for the admin.") from None
         steps.moved(code, version, j.step)
-        remember(code, version, j.seat if j.undoable and mover.player_id and not mover.bot
-                 else None)
         hall.push(Snapshot(code, j.game, j.status, version, j.state, j.events, j.deadlines,
                            j.timed_out, j.banks))
     if j.bots_to_act:
