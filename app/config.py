@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bots.levels import LEVELS
+
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER_TOKENS = {"change-me", "changeme", "admin", "secret", ""}
 MIN_ADMIN_TOKEN = 16  # characters, of at least two classes (issue 24: `x`, `12345678` started)
@@ -21,6 +23,14 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'data' / 'ziggurat.db'}"
     admin_token: str | None = None
     bot_delay_ms: int = 350
+    # Bot thinking runs in this many worker processes (0: one per core minus one, at least one).
+    bot_workers: int = 0
+    # Scales each bot level's search (its iteration cap); tests run bots at a fraction of it.
+    bot_budget_scale: float = 1.0
+    # A bot decision not back this long after its level's budget plays a fallback move instead.
+    bot_timeout_grace_seconds: float = 5.0
+    # The level of the bot that stands in for a player (a vote, a leave, the admin, a turn clock).
+    bot_level: str = "normal"
     # How long a seat's player may be gone mid-game before the others may vote a bot in.
     absent_grace_seconds: float = 60.0
     # A process silent this long is taken for dead and its seats for disconnected.
@@ -59,6 +69,13 @@ class Settings(BaseSettings):
     room_retention_days: float = 90.0
     room_sweep_seconds: float = 600.0
     static_dir: Path = ROOT / "static"
+
+    @field_validator("bot_level")
+    @classmethod
+    def _a_level(cls, level: str) -> str:
+        if level not in LEVELS:
+            raise ValueError(f"BOT_LEVEL must be one of {', '.join(LEVELS)}")
+        return level
 
     @field_validator("admin_token")
     @classmethod

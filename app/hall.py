@@ -42,7 +42,7 @@ class Hall:
         self.hub = self.store.hub
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
-        self.bots = BotDriver(self, settings.bot_delay_ms / 1000)
+        self.bots = BotDriver(self, settings)
         self.clocks = TurnClocks(self)
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)

@@ -27,6 +27,7 @@ from app.store.models import MoveRow, Player, Room, Seat, utcnow
 from app.table import absence, rooms
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.table.rules_help import rules_of
+from bots.levels import DEFAULT_LEVEL
 from games import REGISTRY, Event
 
 router = APIRouter(prefix="/api")
@@ -64,6 +65,10 @@ class SeatChoice(BaseModel):
 
 class BotSeat(BaseModel):
     seat: int = Field(ge=0, le=MAX_SEAT)
+
+
+class NewBot(BotSeat):
+    level: str = DEFAULT_LEVEL  # easy, normal, hard (bots.LEVELS)
 
 
 @router.get("/health")
@@ -187,9 +192,9 @@ async def leave_room(code: str, player: CurrentPlayer, session: SessionDep,
 
 
 @router.post("/rooms/{code}/bots")
-async def add_bot(code: str, body: BotSeat, player: CurrentPlayer,
+async def add_bot(code: str, body: NewBot, player: CurrentPlayer,
                   hall: HallDep) -> dict[str, Any]:
-    return await _seat_change(code, hall, rooms.bot_seats, player, body.seat)
+    return await _seat_change(code, hall, rooms.bot_seats, player, body.seat, body.level)
 
 
 @router.post("/rooms/{code}/remove")

@@ -142,8 +142,9 @@ class Store(Protocol):
     async def earlier_move(self, code: str, client_id: str, seat: int | None,
                            player_id: str | None) -> int | None:
         """The version this client id already made in the room (for that seat or player)."""
-    async def bot_view(self, code: str) -> tuple[RoomView, set[int]] | None:
-        """The room as a bot judges it, and its bot seats (None: no such room)."""
+    async def bot_view(self, code: str) -> tuple[RoomView, dict[int, str]] | None:
+        """The room as a bot judges it, and its bot seats with their level (None: no such
+        room)."""
 
     # -- sockets, presence and votes ------------------------------------------------------------
     def register(self, code: str, delta: int) -> None:

@@ -182,13 +182,13 @@ class SqliteStore(OrmPaths):
                                & (Seat.seat == MoveRow.seat)).where(Seat.player_id == player_id)
         return await conn.scalar(query)
 
-    async def bot_view(self, code: str) -> tuple[RoomView, set[int]] | None:
+    async def bot_view(self, code: str) -> tuple[RoomView, dict[int, str]] | None:
         async with self.sessions() as session:
             room = await session.get(Room, code)
             if room is None:
                 return None
-            bots = set(await session.scalars(select(Seat.seat).where(
-                Seat.room_code == code, Seat.bot.is_not(None))))
+            bots = {seat: bot for seat, bot in await session.execute(select(
+                Seat.seat, Seat.bot).where(Seat.room_code == code, Seat.bot.is_not(None)))}
         return room, bots
 
     # -- sockets, presence and votes ------------------------------------------------------------

@@ -19,7 +19,10 @@ from app.config import get_settings
 from app.errors import ApiError
 from app.store.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
 
-BOT_KIND = "random"
+
+def standin_level() -> str:
+    """The level of a bot that stands in for a player (a vote, a leave, the admin): BOT_LEVEL."""
+    return get_settings().bot_level
 
 
 def absent_from(seat: Any, room: Any) -> datetime | None:
@@ -122,7 +125,8 @@ async def recount(session: AsyncSession, room: Room) -> bool:
 async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str) -> None:
     """A bot takes the seat; its player may take it back (and the log says so)."""
     player = seat.player_id
-    seat.player_id, seat.bot, seat.connections, seat.absent_since = None, BOT_KIND, 0, None
+    seat.player_id, seat.bot, seat.connections, seat.absent_since = (None, standin_level(),
+                                                                      0, None)
     seat_handed(room)
     await session.execute(delete(SeatVote).where(SeatVote.room_code == room.code,
                                                  SeatVote.seat == seat.seat))

@@ -1,19 +1,105 @@
-"""Bot seats: a random legal move, played through the same pipeline as a person's."""
+"""Bot seats: the search bots (`bots.choose`) decide in a process pool, off the event loop, and
+their moves go through the same pipeline as a person's.
+
+A seat's `bot` column holds its level (`easy`, `normal`, `hard`, …; rows from before levels say
+`random`). A decision is bounded three ways: the level's own budget inside the engine, the
+engine's fallback when the search fails, and here a timeout on the pool call — a decision that
+errors, times out or finds the pool broken plays `bots.fallback_move`, so no room ever waits on
+a bot for long.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
+import bots as engine
+from app.config import Settings
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
+from app.table.bot_worker import think, warm
 from games import REGISTRY
+from games.protocol import Move, State
 
 log = logging.getLogger(__name__)
 MAX_BOT_MOVES_PER_WAKE = 100_000
+
+
+def level_of(bot: str | None) -> str:
+    """A seat's stored bot string as a level the engine knows (an unknown one plays normal)."""
+    return bot if bot in engine.LEVELS else engine.DEFAULT_LEVEL
+
+
+def pool_size(workers: int) -> int:
+    """`BOT_WORKERS`, or one worker per core minus one (the event loop keeps a core), at least
+    one."""
+    return workers if workers > 0 else max(1, (os.cpu_count() or 1) - 1)
+
+
+class BotThinker:
+    """The process pool and the guarded call into it (also used by the turn clock)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._workers = pool_size(settings.bot_workers)
+        self._scale = settings.bot_budget_scale
+        self._grace = settings.bot_timeout_grace_seconds
+        self._pool: ProcessPoolExecutor | None = None
+        # What runs in the pool: a module-level function (tests swap in a failing or slow one).
+        self.think = think
+
+    def _ensure_pool(self) -> ProcessPoolExecutor:
+        """The pool, made on the first bot's wake (a server without bots spawns no worker)."""
+        if self._pool is None:
+            # spawn, not fork: the server's process holds threads and open connections.
+            self._pool = ProcessPoolExecutor(self._workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+            self._pool.submit(warm)  # spawn the workers now: they import the engine and games
+        return self._pool
+
+    def _iterations(self, level: str) -> int | None:
+        cap = engine.LEVELS[level].iterations
+        return max(1, round(cap * self._scale)) if cap and self._scale != 1 else None
+
+    async def decide(self, game_id: str, state: State, seat: int, level: str,
+                     seed: str) -> Move:
+        """A legal move for `seat` at `level`; never raises for a seat with a legal move.
+
+        The random level needs no search and is chosen here; every other runs in the pool.
+        """
+        level = level_of(level)
+        if engine.LEVELS[level].kind == "random":
+            return engine.choose(game_id, state, seat, level, seed)
+        budget = engine.LEVELS[level].seconds + self._grace
+        loop = asyncio.get_running_loop()
+        try:
+            # The engine answers a legal move or its own fallback: nothing is checked here, on
+            # the loop (a game's legal moves can cost tens of milliseconds).
+            return await asyncio.wait_for(loop.run_in_executor(
+                self._ensure_pool(), self.think, game_id, state, seat, level, seed,
+                self._iterations(level)), budget)
+        except TimeoutError:
+            log.warning("bot (%s) in %s took over %.1f s; playing a fallback move", level,
+                        game_id, budget)
+        except BrokenProcessPool:
+            log.error("the bot pool broke; starting a new one and playing a fallback move")
+            self._pool = None
+        except Exception:
+            log.exception("bot (%s) in %s failed; playing a fallback move", level, game_id)
+        # In a thread: the fallback reads the legal moves, which may be dear.
+        return await asyncio.to_thread(engine.fallback_move, REGISTRY[game_id], state, seat,
+                                       seed)
+
+    def stop(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 class BotDriver:
@@ -23,12 +109,12 @@ class BotDriver:
     moves harmless refusals, so at most one bot move per version lands.
     """
 
-    def __init__(self, hall: Context, delay_seconds: float) -> None:
+    def __init__(self, hall: Context, settings: Settings) -> None:
         self._hall = hall
-        self._delay = delay_seconds
+        self._delay = settings.bot_delay_ms / 1000
+        self.thinker = BotThinker(settings)
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
-        self._chooser = random.Random()
 
     def wake(self, code: str) -> None:
         if code in self._running:
@@ -62,11 +148,12 @@ class BotDriver:
         if room.status != "active" or not bots:
             return False
         game = REGISTRY[room.game]
-        acting = sorted(game.to_act(room.state) & bots)
+        acting = sorted(game.to_act(room.state) & bots.keys())
         if not acting:
             return False
         seat = acting[0]
-        move = self._chooser.choice(game.legal_moves(room.state, seat))
+        move = await self.thinker.decide(room.game, room.state, seat, bots[seat],
+                                         seed_of(room, seat))
         await submit_move(self._hall, code, Mover(seat=seat, bot=True),
                           platform_id("bot", room.version, seat), room.version, move)
         return True
@@ -74,3 +161,11 @@ class BotDriver:
     async def stop(self) -> None:
         for task in list(self._running.values()):
             task.cancel()
+        self.thinker.stop()
+
+
+def seed_of(room: Any, seat: int) -> str:
+    """The room's secret seed makes a bot's choices reproducible (for the admin's replays) and
+    unguessable to the table."""
+    return f"{room.seed}:{room.version}:{seat}"
+

@@ -14,9 +14,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
-from app.store.models import Handover, MoveRow, Player, Room, Seat, utcnow
-from app.table.absence import BOT_KIND, absence_payload, seat_handed
+from app.store.models import AdminAction, Handover, MoveRow, Player, Room, Seat, utcnow
+from app.table.absence import absence_payload, seat_handed, standin_level
 from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
+from app.table.tablelog import TOLD, admin_log, closed_reason
+from bots.levels import DEFAULT_LEVEL, LEVELS
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
 
@@ -87,14 +89,18 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         .where(seats.c.room_code == room.code).order_by(seats.c.seat))).all()
     away = await away_seats(session, room, [seat.seat for seat in rows])
     absence, handovers = await absence_payload(session, room, list(rows))
-    return payload_from(room, rows, away, absence, handovers)
+    actions = [] if room.status == "lobby" else list(await session.scalars(
+        select(AdminAction).where(AdminAction.room_code == room.code,
+                                  AdminAction.action.in_(TOLD)).order_by(AdminAction.id)))
+    return payload_from(room, rows, away, absence, handovers, actions)
 
 
 def payload_from(room: Any, seats: Sequence[Any], away: set[int],
                  absence: dict[int, dict[str, Any]],
-                 handovers: list[dict[str, Any]]) -> dict[str, Any]:
+                 handovers: list[dict[str, Any]], actions: Sequence[Any] = ()) -> dict[str, Any]:
     """The wire `room` object from what was read: the room's columns, its seats (with
-    `player_name`) in order, the away seats and the absence fields (`absence_fields`)."""
+    `player_name`) in order, the away seats, the absence fields (`absence_fields`) and the
+    room's audit lines (action, version, detail, at) in the order written (`tablelog`)."""
     return {
         "code": room.code,
         "game": room.game,
@@ -118,6 +124,9 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
         "turn_deadline": clock_deadline(room),
         "clock_increment": room.clock_increment,
         "handovers": handovers,
+        "admin_log": admin_log(actions),
+        "closed_reason": closed_reason(room, seats,
+                                       any(a.action == "abort" for a in actions)),
     }
 
 
@@ -247,7 +256,7 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
     seat.player_id = None
     seat.connections = 0
     if room.status in ("active", "errored"):
-        seat.bot = BOT_KIND
+        seat.bot = standin_level()
         seat_handed(room)
         session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
                              kind="bot", cause="left", player_id=player.id))
@@ -259,17 +268,23 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
             room.status = "aborted"
 
 
-def bot_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
+def bot_seats(room: Any, seats: list[Any], player: Any, number: int,
+              level: str = DEFAULT_LEVEL) -> None:
+    """The host seats a bot of `level` (the seat's `bot` holds the level's name)."""
     _host_only(room, player, "add bots")
     _lobby_only(room, "add a bot")
+    if level not in LEVELS:
+        raise ApiError(422, "bad_level", f"There is no bot level {level!r}; the levels are "
+                       f"{', '.join(LEVELS)}.")
     seat = _seat(seats, number)
     if seat.player_id or seat.bot:
         raise ApiError(409, "seat_taken", f"Seat {number} is already taken.")
-    seat.bot = BOT_KIND
+    seat.bot = level
 
 
-async def add_bot(session: AsyncSession, room: Room, player: Player, number: int) -> None:
-    bot_seats(room, await seats_of(session, room.code), player, number)
+async def add_bot(session: AsyncSession, room: Room, player: Player, number: int,
+                  level: str = DEFAULT_LEVEL) -> None:
+    bot_seats(room, await seats_of(session, room.code), player, number, level)
 
 
 def free_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:

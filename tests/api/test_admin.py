@@ -63,7 +63,7 @@ async def test_replace_a_seat_with_a_bot_and_abort(api: Api) -> None:
     await conn.move(conn.state["legal_moves"][0])
     await api.admin("POST", f"/rooms/{code}/bot", json={"seat": 1})
     await conn.until(lambda c: c.state["version"] >= 2)
-    assert conn.room["seats"][1]["bot"] == "random"
+    assert conn.room["seats"][1]["bot"] == "normal"
     await api.admin("POST", f"/rooms/{code}/abort")
     await conn.until(lambda c: c.state["status"] == "aborted")
     reply = await conn.move({"type": "place", "gem": "red", "row": 0, "pos": 3})

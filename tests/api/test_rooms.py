@@ -56,7 +56,7 @@ async def test_only_the_host_adds_bots_and_starts(api: Api) -> None:
     refused = await api.call("POST", f"/api/rooms/{code}/start", host["token"], 409)
     assert refused["error"]["code"] == "seats_empty"
     with_bot = await api.call("POST", f"/api/rooms/{code}/bots", host["token"], json={"seat": 2})
-    assert with_bot["seats"][2]["bot"] == "random"
+    assert with_bot["seats"][2]["bot"] == "normal"
     started = await api.start(code, host)
     assert started["status"] == "active"
 

@@ -191,12 +191,12 @@ class PostgresStore(OrmPaths):
                            player_id: str | None) -> int | None:
         return await self.cache.earlier(code, client_id, seat, player_id)
 
-    async def bot_view(self, code: str) -> tuple[RoomView, set[int]] | None:
+    async def bot_view(self, code: str) -> tuple[RoomView, dict[int, str]] | None:
         """The room as held (a stale one is judged again by the pipeline)."""
         room = self.cache.get(code) or await self.cache.load(code)
         if room is None:
             return None
-        return room, {s for s, (_, bot) in room.seats.items() if bot}
+        return room, {s: bot for s, (_, bot) in room.seats.items() if bot}
 
     # -- sockets, presence and votes ------------------------------------------------------------
 
