@@ -16,9 +16,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
+from app.context import Context
 from app.errors import ApiError
+from app.store.base import ReplayRead
 from app.store.models import MoveRow, Room
-from app.table import rooms
 from games import REGISTRY, Event, Game
 from games.protocol import State, match_rng
 
@@ -94,14 +95,20 @@ async def log_rows(session: AsyncSession, code: str, upto: int | None = None) ->
     return list(await session.scalars(query))
 
 
-async def replay_payload(session: AsyncSession, room: Room, seat: int | None,
-                         whole_log: bool) -> dict[str, Any]:
-    """Every frame of `room` as `seat` saw it, with the room (names, seats) for the renderer."""
-    if room.state is None:
+async def replay_payload(read: ReplayRead, seat: int | None, whole_log: bool) -> dict[str, Any]:
+    """Every frame of the room read as `seat` saw it, with the room (names, seats) for the
+    renderer."""
+    if read.room.state is None:
         raise ApiError(409, "not_started", "This game has not started: there is nothing to replay.")
-    seats = await rooms.seats_of(session, room.code)
-    if seat is not None and not 0 <= seat < len(seats):
+    if seat is not None and not 0 <= seat < read.seats:
         raise ApiError(422, "bad_seat", f"This room has no seat {seat}.")
-    rows = await log_rows(session, room.code)
-    payload = await run_in_threadpool(frames, room, len(seats), rows, seat, whole_log)
-    return {"room": await rooms.room_payload(session, room), **payload}
+    payload = await run_in_threadpool(frames, read.room, read.seats, read.rows, seat, whole_log)
+    return {"room": read.payload, **payload}
+
+
+async def public_replay(hall: Context, code: str, seat: int | None) -> dict[str, Any]:
+    """Anyone may replay a finished game, from any seat; before the end nothing is shown."""
+    read = await hall.store.replay_source(code)
+    if read.room.status != "finished":
+        raise ApiError(409, "not_finished", "A replay opens once the game is over.")
+    return await replay_payload(read, seat, whole_log=False)

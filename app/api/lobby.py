@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, StringConstraints, model_validator
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from app.api.bounds import MAX_SEAT
 from app.api.deps import (
@@ -19,19 +19,16 @@ from app.api.deps import (
     client_host,
     hall_of,
 )
-from app.errors import ApiError
 from app.guard.auth import hash_token, new_token, token_times
 from app.guard.names import clean_name
-from app.store.db import transaction
-from app.store.models import MoveRow, Player, Room, Seat, utcnow
-from app.table import absence, rooms
+from app.store.models import MoveRow, Player, Seat, utcnow
+from app.table import lobby, rooms
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.table.rules_help import rules_of
 from bots.levels import DEFAULT_LEVEL
 from games import REGISTRY, Event
 
 router = APIRouter(prefix="/api")
-PLAYERS = Player.__table__
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 
 
@@ -95,15 +92,9 @@ async def whoami(player: CurrentPlayer, hall: HallDep) -> dict[str, str | None]:
 
 
 @router.post("/players/me/renew")
-async def renew_token(player: CurrentPlayer, session: SessionDep,
-                      hall: HallDep) -> dict[str, str | None]:
-    """Push the token's expiry TOKEN_TTL_DAYS from now; the token itself stays the same, so
-    every tab holding it goes on working. An expired token cannot be renewed."""
-    player.token_renewed_at = utcnow()  # the player may be detached (read outside the session)
-    await session.execute(update(PLAYERS).where(PLAYERS.c.id == player.id).values(
-        token_renewed_at=player.token_renewed_at))
-    await session.commit()
-    return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
+async def renew_token(player: CurrentPlayer, hall: HallDep) -> dict[str, str | None]:
+    """Push the token's expiry TOKEN_TTL_DAYS from now; the token stays the same."""
+    return await lobby.renew_token(hall, player)
 
 
 @router.get("/games")
@@ -129,31 +120,13 @@ async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) ->
 
 
 @router.get("/rooms")
-async def open_rooms(session: SessionDep) -> list[dict[str, Any]]:
-    found = await session.scalars(select(Room).where(Room.status == "lobby",
-                                                     Room.private.is_(False))
-                                  .order_by(Room.created_at.desc()).limit(100))
-    listed = [await rooms.room_payload(session, room) for room in found]
-    return [r for r in listed if any(s["player"] is None and s["bot"] is None
-                                     for s in r["seats"])]
+async def open_rooms(hall: HallDep) -> list[dict[str, Any]]:
+    return await lobby.open_rooms(hall)
 
 
 @router.get("/rooms/{code}")
-async def get_room(code: str, session: SessionDep) -> dict[str, Any]:
-    return await rooms.room_payload(session, await rooms.get_room(session, code))
-
-
-async def _change(code: str, session: SessionDep, hall: HallDep, action: Any,
-                  *args: Any) -> dict[str, Any]:
-    """Run one seat/status change (`action(session, room, *args)`) in a transaction, tell every
-    process, answer the room."""
-    # FOR UPDATE does nothing on SQLite: the room's writer lock (one for all rooms on SQLite)
-    # serialises concurrent joins, leaves and starts in this process.
-    async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        await action(session, room, *args)
-        await hall.room_changed(room.code, session)
-    return await _answer(room.code, hall)
+async def get_room(code: str, hall: HallDep) -> dict[str, Any]:
+    return await lobby.room(hall, code)
 
 
 async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dict[str, Any]:
@@ -161,17 +134,7 @@ async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dic
     runs it in one short transaction (on Postgres on the raw pool, with no ORM session)."""
     async with hall.locks.get(rooms.normalize_code(code)):
         await hall.store.change_seats(code, action, *args)
-    return await _answer(rooms.normalize_code(code), hall)
-
-
-async def _answer(code: str, hall: HallDep) -> dict[str, Any]:
-    """Read once after the commit: the answer, and the room and state this process's sockets
-    are sent (the read also replaces the room held, so nothing need be forgotten)."""
-    read = await hall.read_room(code)
-    if read is None:
-        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
-    await hall.after_room_change(code, forget=False, read=read)
-    return read.message["room"]
+    return await lobby.answer(hall, rooms.normalize_code(code))
 
 
 @router.post("/rooms/{code}/join")
@@ -184,11 +147,8 @@ async def join_room(code: str, player: CurrentPlayer, request: Request,
 
 
 @router.post("/rooms/{code}/leave")
-async def leave_room(code: str, player: CurrentPlayer, session: SessionDep,
-                     hall: HallDep) -> dict[str, Any]:
-    payload = await _change(code, session, hall, rooms.leave, player)
-    hall.bots.wake(payload["code"])
-    return payload
+async def leave_room(code: str, player: CurrentPlayer, hall: HallDep) -> dict[str, Any]:
+    return await lobby.leave(hall, code, player)
 
 
 @router.post("/rooms/{code}/bots")
@@ -204,19 +164,16 @@ async def remove_from_seat(code: str, body: BotSeat, player: CurrentPlayer,
 
 
 @router.post("/rooms/{code}/vote")
-async def vote_for_bot(code: str, body: BotSeat, player: CurrentPlayer, session: SessionDep,
+async def vote_for_bot(code: str, body: BotSeat, player: CurrentPlayer,
                        hall: HallDep) -> dict[str, Any]:
     """Vote to hand an absent player's seat to a bot; a majority of those present hands it."""
-    payload = await _change(code, session, hall, absence.vote, player, body.seat)
-    hall.bots.wake(payload["code"])
-    return payload
+    return await lobby.vote(hall, code, player, body.seat)
 
 
 @router.post("/rooms/{code}/reclaim")
-async def reclaim_seat(code: str, player: CurrentPlayer, session: SessionDep,
-                       hall: HallDep) -> dict[str, Any]:
+async def reclaim_seat(code: str, player: CurrentPlayer, hall: HallDep) -> dict[str, Any]:
     """A replaced player takes their seat back from the bot."""
-    return await _change(code, session, hall, absence.reclaim, player)
+    return await lobby.reclaim(hall, code, player)
 
 
 @router.post("/rooms/{code}/start")
@@ -228,25 +185,10 @@ async def start_room(code: str, player: CurrentPlayer, request: Request) -> dict
 
 
 @router.post("/rooms/{code}/again", status_code=201)
-async def play_again(code: str, player: CurrentPlayer, session: SessionDep,
-                     hall: HallDep, where: Address) -> dict[str, Any]:
+async def play_again(code: str, player: CurrentPlayer, hall: HallDep,
+                     where: Address) -> dict[str, Any]:
     """A new room for the same game and options; the old room points everyone to it."""
-    hall.quotas.spend("rooms", where, player.id)
-    async with hall.locks.get(rooms.normalize_code(code)), transaction(session):
-        old = await rooms.get_room(session, code, for_update=True)
-        if old.next_room:
-            return await rooms.room_payload(session, await rooms.get_room(session, old.next_room))
-        seats = await rooms.seats_of(session, old.code)
-        if player.id not in {s.player_id for s in seats} and player.id != old.host_id:
-            raise ApiError(403, "not_seated", "Only the players of this room can start a "
-                           "new game from it.")
-        new = await rooms.create_room(session, player, old.game, old.options, len(seats),
-                                      old.private, old.turn_clock, old.clock_increment)
-        old.next_room = new.code
-        await hall.room_changed(old.code, session)
-        payload = await rooms.room_payload(session, new)
-    await hall.after_room_change(old.code)
-    return payload
+    return await lobby.play_again(hall, code, player, where)
 
 
 @router.get("/rooms/{code}/moves")

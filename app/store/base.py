@@ -94,6 +94,31 @@ class ChatRead:
 # A seat action of `app.table.rooms` (`*_seats`): changes the room and its seats in place.
 SeatAction = Callable[..., None]
 
+# Whether a player may say a line in a room, given the room, the player and their seat (None:
+# a spectator); raises ApiError to refuse (`app.table.chat`).
+LineCheck = Callable[[Any, Player, int | None], None]
+
+
+@dataclass(frozen=True, slots=True)
+class LogRead:
+    """A room's move log as one viewer asks for it: the room, the viewer's seat (None: a
+    spectator) and the move rows (version, seat, client_id, move, events), in version order."""
+
+    room: Any
+    seat: int | None
+    rows: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRead:
+    """What a replay is rebuilt from: the room, its seat count, its move rows in version order
+    and its wire `room` object."""
+
+    room: Any
+    seats: int
+    rows: list[Any]
+    payload: dict[str, Any]
+
 
 class Store(Protocol):
     """Players, rooms, seats, moves, socket counts, chat, votes and the audit log."""
@@ -112,6 +137,7 @@ class Store(Protocol):
     async def add_player(self, player: Player) -> None: ...
     async def player_by_token(self, token: str | None,
                               ttl: timedelta | None) -> Player | None: ...
+    async def renew_token(self, player_id: str, at: datetime) -> None: ...
 
     # -- rooms and seats -----------------------------------------------------------------------
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
@@ -128,6 +154,15 @@ class Store(Protocol):
     async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None: ...
     def forget(self, code: str) -> None:
         """Someone changed the room's seats or status: what is held of it is stale."""
+    async def open_rooms(self) -> list[dict[str, Any]]:
+        """The newest public rooms in the lobby, as wire `room` objects."""
+    async def leave_room(self, code: str, player: Player) -> str:
+        """The player leaves their seat (`app.table.rooms.leave`); the room's code. Like every
+        change below: under the room's row lock, committed with the room's notification."""
+    async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
+        """The room that follows this one, made now unless it already was: the old room's code,
+        the new room's wire object, and whether it was made now."""
+    async def set_spectators_muted(self, code: str, host: Player, muted: bool) -> str: ...
 
     # -- moves ----------------------------------------------------------------------------
     async def commit_move(self, code: str, seat: int | None, player_id: str | None,
@@ -154,9 +189,21 @@ class Store(Protocol):
                                 ledger: int) -> bool:
         """Count one socket less unless a reaper already did; whether it was still counted."""
     async def has_votes(self, code: str) -> bool: ...
+    async def vote(self, code: str, voter: Player, seat: int) -> str:
+        """Record a vote to hand an absent seat to a bot, handing it on a majority
+        (`app.table.absence.vote`); the room's code."""
+    async def reclaim(self, code: str, player: Player) -> str:
+        """A replaced player takes their seat back from the bot; the room's code."""
+
+    # -- the log and replays ------------------------------------------------------------------
+    async def move_log(self, code: str, viewer_id: str | None) -> LogRead: ...
+    async def replay_source(self, code: str) -> ReplayRead: ...
 
     # -- chat ------------------------------------------------------------------------------
     async def chat_history(self, code: str) -> list[Any]:
         """The room's last CHAT_HISTORY lines, oldest first."""
     async def watcher_names(self, code: str) -> list[str | None]: ...
     async def chat_greeting(self, code: str) -> ChatRead: ...
+    async def say(self, code: str, player_id: str, text: str, check: LineCheck) -> Any:
+        """Store one line (refused by `check`, or a 404 with no such room or player) with the
+        notification that names it; the stored line (id, at, player_id, name, seat, text)."""

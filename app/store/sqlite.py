@@ -30,7 +30,7 @@ from app.store.base import (
     Seats,
     W,
 )
-from app.store.db import OrmPaths, transaction, uncount
+from app.store.db import transaction, uncount
 from app.store.hub import MemoryHub
 from app.store.models import (
     ChatMessage,
@@ -42,6 +42,7 @@ from app.store.models import (
     SeatVote,
     Watcher,
 )
+from app.store.shared import SharedPaths
 from app.table import rooms
 from app.table.rooms import room_deadlines
 from app.table.seat_clocks import CLOCK_ID_PREFIX
@@ -53,7 +54,7 @@ _ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS
                  ROOMS.c.clock_banks, ROOMS.c.last_move_at)
 
 
-class SqliteStore(OrmPaths):
+class SqliteStore(SharedPaths):
     """The store for SQLite (see the module's docstring); one per process."""
 
     single_writer = True

@@ -15,14 +15,15 @@ import weakref
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 
 from app.context import Context
 from app.errors import ApiError
 from app.guard.names import invisible
 from app.play.sockets import Client, Greeting
 from app.store.base import ChatRead
-from app.store.models import ChatMessage, Player, Room, Seat, Watcher
+from app.store.models import ChatMessage, Player, Watcher
+from app.table.rooms import normalize_code
 
 MAX_CHAT_CHARS = 300
 CHAT_PER_SECOND = 0.5  # a line every 2 s sustained, after a burst
@@ -49,26 +50,18 @@ def line_json(row: Any) -> dict[str, Any]:
             "seat": row.seat, "text": row.text}
 
 
+def may_say(room: Any, player: Any, seat: int | None) -> None:
+    """Players can always talk; spectators not while the host has muted them."""
+    if seat is None and room.spectators_muted and player.id != room.host_id:
+        raise ApiError(403, "chat_muted", "The host has muted spectators' chat.")
+
+
 async def say(hall: Context, client: Client, raw_text: Any) -> dict[str, Any]:
     """Store one line from `client` and return it; refuses nameless, muted or bad lines."""
     text = clean_text(raw_text)
     if client.player_id is None:
         raise ApiError(403, "chat_needs_name", "Pick a name to chat.")
-    async with hall.sessions() as session, session.begin():
-        room = await session.get(Room, client.room)
-        player = await session.get(Player, client.player_id)
-        if room is None or player is None:
-            raise ApiError(404, "room_not_found", "This room no longer exists.")
-        seat = await session.scalar(select(Seat.seat).where(
-            Seat.room_code == room.code, Seat.player_id == player.id))
-        if seat is None and room.spectators_muted and player.id != room.host_id:
-            raise ApiError(403, "chat_muted", "The host has muted spectators' chat.")
-        row = ChatMessage(room_code=room.code, player_id=player.id, name=player.name,
-                          seat=seat, text=text)
-        session.add(row)
-        await session.flush()
-        line = line_json(row)
-        await hall.hub.notify_in(session, f"chat:{room.code}:{hall.origin}:{row.id}")
+    line = line_json(await hall.store.say(client.room, client.player_id, text, may_say))
     broadcast(hall, client.room, {"type": "chat", "message": line})
     return line
 
@@ -83,6 +76,23 @@ def broadcast(hall: Context, code: str, message: dict[str, Any]) -> None:
 async def history(hall: Context, code: str) -> list[dict[str, Any]]:
     """The room's last lines, oldest first."""
     return [line_json(row) for row in await hall.store.chat_history(code)]
+
+
+async def history_of(hall: Context, code: str) -> list[dict[str, Any]]:
+    """`history` of a room named as people type its code (a 404 if there is none)."""
+    if await hall.store.admit(normalize_code(code), None) is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    return await history(hall, normalize_code(code))
+
+
+async def mute(hall: Context, code: str, host: Player, muted: bool) -> dict[str, Any]:
+    """The host mutes (or unmutes) spectators' chat; players can always talk."""
+    code = await hall.store.set_spectators_muted(code, host, muted)
+    await hall.after_room_change(code)
+    message = await hall.store.room_message(code)
+    if message is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    return message["room"]
 
 
 async def relay(hall: Context, code: str, line_id: str) -> None:

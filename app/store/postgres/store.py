@@ -32,11 +32,11 @@ from app.store.base import (
     Seats,
     W,
 )
-from app.store.db import OrmPaths
 from app.store.hub import PostgresHub
 from app.store.models import Player, utcnow
 from app.store.postgres import roomread, seatcount, seatwrite
 from app.store.postgres.roomcache import CachedRoom, RoomCache
+from app.store.shared import SharedPaths
 from app.table import rooms
 from app.table.rooms import room_deadlines
 
@@ -72,7 +72,7 @@ _GREETING = "SELECT " + seatcount.GREETING_COLUMNS
 _ATTEMPTS = 5
 
 
-class PostgresStore(OrmPaths):
+class PostgresStore(SharedPaths):
     """The store for Postgres (see the module's docstring); one per process."""
 
     single_writer = False

@@ -1,0 +1,141 @@
+"""The store methods both databases run alike: the rarer paths (a token renewed, the open rooms,
+leaving, votes and handovers, a rematch, the move log, replays, a chat line), written once in
+the SQLAlchemy ORM. `SqliteStore` and `PostgresStore` inherit them; what differs between the two
+databases (the hot path) each store writes itself.
+
+Every change here is one transaction that takes the room's row lock and commits with the
+notification that tells the other processes (`room:<code>:<origin>`); the caller pushes the
+room to this process's sockets afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import ApiError
+from app.store.base import LineCheck, LogRead, ReplayRead
+from app.store.db import OrmPaths, transaction
+from app.store.hub import Hub
+from app.store.models import ChatMessage, MoveRow, Player, Room, Seat
+from app.table import absence, rooms
+
+PLAYERS = Player.__table__
+# Open rooms listed at most (the newest).
+OPEN_ROOMS = 100
+
+T = TypeVar("T")
+
+
+class SharedPaths(OrmPaths):
+    """The ORM paths of the `Store` protocol (see the module's docstring)."""
+
+    hub: Hub
+    origin: str
+
+    async def _in_room(self, code: str, action: Callable[..., Awaitable[T]],
+                       *args: Any) -> tuple[str, T]:
+        """`action(session, room, *args)` under the room's row lock, committed with the room's
+        notification; the room's code and what the action returned. FOR UPDATE does nothing on
+        SQLite: there the caller's writer lock (one for all rooms) serialises the changes."""
+        async with self.sessions() as session, transaction(session):
+            room = await rooms.get_room(session, code, for_update=True)
+            result = await action(session, room, *args)
+            await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
+        return room.code, result
+
+    # -- players ----------------------------------------------------------------------------
+
+    async def renew_token(self, player_id: str, at: datetime) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(
+                token_renewed_at=at))
+
+    # -- rooms and seats -----------------------------------------------------------------------
+
+    async def open_rooms(self) -> list[dict[str, Any]]:
+        async with self.sessions() as session:
+            found = await session.scalars(select(Room).where(Room.status == "lobby",
+                                                             Room.private.is_(False))
+                                          .order_by(Room.created_at.desc()).limit(OPEN_ROOMS))
+            return [await rooms.room_payload(session, room) for room in found]
+
+    async def leave_room(self, code: str, player: Player) -> str:
+        return (await self._in_room(code, rooms.leave, player))[0]
+
+    async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
+        """The old room's code, the next room's wire object, and whether it was made now (only
+        then is the old room changed and every process told)."""
+        async with self.sessions() as session, transaction(session):
+            old = await rooms.get_room(session, code, for_update=True)
+            if old.next_room:
+                made = await rooms.get_room(session, old.next_room)
+                return old.code, await rooms.room_payload(session, made), False
+            seats = await rooms.seats_of(session, old.code)
+            if player.id not in {s.player_id for s in seats} and player.id != old.host_id:
+                raise ApiError(403, "not_seated", "Only the players of this room can start a "
+                               "new game from it.")
+            new = await rooms.create_room(session, player, old.game, old.options, len(seats),
+                                          old.private, old.turn_clock, old.clock_increment)
+            old.next_room = new.code
+            await self.hub.notify_in(session, f"room:{old.code}:{self.origin}")
+            return old.code, await rooms.room_payload(session, new), True
+
+    async def set_spectators_muted(self, code: str, host: Player, muted: bool) -> str:
+        async def mute(_: AsyncSession, room: Room) -> None:
+            if room.host_id != host.id:
+                raise ApiError(403, "not_host", "Only the host can mute spectators.")
+            room.spectators_muted = muted
+
+        return (await self._in_room(code, mute))[0]
+
+    # -- votes and handovers ----------------------------------------------------------------------
+
+    async def vote(self, code: str, voter: Player, seat: int) -> str:
+        return (await self._in_room(code, absence.vote, voter, seat))[0]
+
+    async def reclaim(self, code: str, player: Player) -> str:
+        return (await self._in_room(code, absence.reclaim, player))[0]
+
+    # -- the log ------------------------------------------------------------------------------
+
+    async def move_log(self, code: str, viewer_id: str | None) -> LogRead:
+        async with self.sessions() as session:
+            room = await rooms.get_room(session, code)
+            seat = None
+            if viewer_id is not None:
+                seat = await session.scalar(select(Seat.seat).where(
+                    Seat.room_code == room.code, Seat.player_id == viewer_id))
+            rows = list(await session.scalars(select(MoveRow).where(
+                MoveRow.room_code == room.code).order_by(MoveRow.version)))
+        return LogRead(room, seat, rows)
+
+    async def replay_source(self, code: str) -> ReplayRead:
+        async with self.sessions() as session:
+            room = await rooms.get_room(session, code)
+            seats = len(await rooms.seats_of(session, room.code))
+            rows = list(await session.scalars(select(MoveRow).where(
+                MoveRow.room_code == room.code).order_by(MoveRow.version)))
+            return ReplayRead(room, seats, rows, await rooms.room_payload(session, room))
+
+    # -- chat ------------------------------------------------------------------------------
+
+    async def say(self, code: str, player_id: str, text: str, check: LineCheck) -> Any:
+        async with self.sessions() as session, session.begin():
+            room = await session.get(Room, code)
+            player = await session.get(Player, player_id)
+            if room is None or player is None:
+                raise ApiError(404, "room_not_found", "This room no longer exists.")
+            seat = await session.scalar(select(Seat.seat).where(
+                Seat.room_code == room.code, Seat.player_id == player.id))
+            check(room, player, seat)
+            row = ChatMessage(room_code=room.code, player_id=player.id, name=player.name,
+                              seat=seat, text=text)
+            session.add(row)
+            await session.flush()
+            await self.hub.notify_in(session, f"chat:{room.code}:{self.origin}:{row.id}")
+        return row

@@ -1,0 +1,103 @@
+"""The lobby's rarer services: a token renewed, the open rooms, a room read, leaving, votes for
+an absent seat, taking a seat back, a rematch and the move log. Each takes what the route
+parsed, makes one store call, and tells this process's sockets (and the bots) what changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.context import Context
+from app.errors import ApiError
+from app.guard.auth import token_times
+from app.store.models import Player, utcnow
+from app.table import rooms
+from games import REGISTRY, Event
+
+
+async def renew_token(hall: Context, player: Player) -> dict[str, str | None]:
+    """Push the token's expiry TOKEN_TTL_DAYS from now; the token itself stays the same, so
+    every tab holding it goes on working. An expired token cannot be renewed (the caller's
+    token was checked before)."""
+    player.token_renewed_at = utcnow()  # the player was read outside any session
+    await hall.store.renew_token(player.id, player.token_renewed_at)
+    return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
+
+
+async def open_rooms(hall: Context) -> list[dict[str, Any]]:
+    """Public rooms in the lobby that still have a free seat, newest first."""
+    return [r for r in await hall.store.open_rooms()
+            if any(s["player"] is None and s["bot"] is None for s in r["seats"])]
+
+
+async def room(hall: Context, code: str) -> dict[str, Any]:
+    """The wire `room` object, as committed now."""
+    message = await hall.store.room_message(rooms.normalize_code(code))
+    if message is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    return message["room"]
+
+
+async def answer(hall: Context, code: str) -> dict[str, Any]:
+    """Read once after a commit: the answer, and the room and state this process's sockets are
+    sent (the read also replaces the room held, so nothing need be forgotten)."""
+    read = await hall.read_room(code)
+    if read is None:
+        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+    await hall.after_room_change(code, forget=False, read=read)
+    return read.message["room"]
+
+
+async def leave(hall: Context, code: str, player: Player) -> dict[str, Any]:
+    """In the lobby the seat frees up; in a game a bot takes it over (and may be to move)."""
+    async with hall.locks.get(rooms.normalize_code(code)):
+        code = await hall.store.leave_room(code, player)
+    payload = await answer(hall, code)
+    hall.bots.wake(code)
+    return payload
+
+
+async def vote(hall: Context, code: str, voter: Player, seat: int) -> dict[str, Any]:
+    """Vote to hand an absent player's seat to a bot; a majority of those present hands it."""
+    async with hall.locks.get(rooms.normalize_code(code)):
+        code = await hall.store.vote(code, voter, seat)
+    payload = await answer(hall, code)
+    hall.bots.wake(code)
+    return payload
+
+
+async def reclaim(hall: Context, code: str, player: Player) -> dict[str, Any]:
+    """A replaced player takes their seat back from the bot."""
+    async with hall.locks.get(rooms.normalize_code(code)):
+        code = await hall.store.reclaim(code, player)
+    return await answer(hall, code)
+
+
+async def play_again(hall: Context, code: str, player: Player, where: str) -> dict[str, Any]:
+    """A new room for the same game and options; the old room points everyone to it."""
+    hall.quotas.spend("rooms", where, player.id)
+    async with hall.locks.get(rooms.normalize_code(code)):
+        old, payload, made = await hall.store.rematch(code, player)
+    if made:
+        await hall.after_room_change(old)
+    return payload
+
+
+async def move_log(hall: Context, code: str, viewer: Player | None) -> list[dict[str, Any]]:
+    """The log as this caller may see it: redacted while playing, whole once finished."""
+    read = await hall.store.move_log(code, viewer.id if viewer is not None else None)
+    game, seat = REGISTRY[read.room.game], read.seat
+    full = read.room.status == "finished"
+    log = []
+    for row in read.rows:
+        shown = row.move if full else game.redact_move(row.move, row.seat, seat)
+        events = [Event.from_json(e) for e in row.events]
+        log.append({
+            "version": row.version,
+            "seat": row.seat,
+            "move": shown,
+            "text": game.describe(shown) if shown is not None else "made a hidden move",
+            "events": [e.to_json() for e in events if full or e.visible_to(seat)],
+            "timed_out": row.client_id.startswith(rooms.CLOCK_ID_PREFIX),
+        })
+    return log
