@@ -86,4 +86,4 @@ async def test_a_start_racing_a_remove_never_starts_with_an_empty_seat(apis: lis
             assert all(s["player"] is not None or s.get("bot") for s in after["seats"]), after
             assert removed.status_code == 409  # the start came first: nothing to remove
         else:
-            assert started.status_code == 409 and started.json()["code"] == "seats_empty"
+            assert started.status_code == 409 and started.json()["error"]["code"] == "seats_empty"
