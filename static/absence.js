@@ -1,8 +1,16 @@
 // Absent players: the notice under the turn banner (vote a bot in, take my seat back) and the
 // log lines saying who was replaced and who came back. All of it is read from the room message.
+import { BOT_LEVELS, botWords, DEFAULT_BOT_LEVEL } from "./bots.js";
 import { h, replace } from "./ui.js";
 
 const RETURN_SHOWN_MS = 60_000; // how long "X is back" stays under the banner
+
+/** What a stand-in bot at `level` does, for the banners: it plays for the seat, from that seat's
+ * own view, until its player takes it back. */
+function standInDoes(level) {
+  const what = BOT_LEVELS[level] ? ` (it ${BOT_LEVELS[level]})` : "";
+  return `${botWords(level)}${what} plays their moves, seeing only what their seat may see`;
+}
 
 /** Seconds until `iso`, rounded up; 0 once it has passed. */
 function secondsUntil(iso) {
@@ -64,7 +72,7 @@ export class AbsenceNotice {
     for (const seat of room.seats) {
       if (seat.replaced && seat.replaced.id !== player?.id) {
         lines.push(h("p", { class: "absence-line", "data-testid": "replaced-seat" },
-          `A bot is playing for ${seat.replaced.name}, who was away; they can take the seat back when they return.`));
+          `A bot is playing for ${seat.replaced.name}, who was away: ${standInDoes(seat.bot)}; they can take the seat back when they return.`));
       }
     }
     lines.push(this.returnLine(room));
@@ -91,7 +99,7 @@ export class AbsenceNotice {
       : handover?.cause === "left" ? "You left the game, so a bot plays your seat"
       : "You were away, so the other players voted a bot into your seat";
     return h("p", { class: "absence-line mine", "data-testid": "replaced-me" },
-      playing ? `${why}. ` : `${why}; the bot finished the game for you.`,
+      playing ? `${why}: ${botWords(seat.bot)} plays for you until you come back. ` : `${why}; the bot finished the game for you.`,
       playing ? h("button", { class: "btn primary small", "data-testid": "reclaim", "data-key": "reclaim",
                               onclick: (e) => this.page.reclaim(e.currentTarget) }, "Take my seat back") : null);
   }
@@ -103,11 +111,11 @@ export class AbsenceNotice {
     if (wait > 0) {
       this.waitingOn = seat.seat;
       return h("p", { class: "absence-line", "data-testid": "absent" },
-        `${name} lost the connection. If they are not back in ${wait} s, you can vote to let a bot play for them.`);
+        `${name} lost the connection. If they are not back in ${wait} s, you can vote to let a bot play for them: ${standInDoes(DEFAULT_BOT_LEVEL)}.`);
     }
     const voted = mine !== null && seat.votes.includes(mine);
     return h("p", { class: "absence-line", "data-testid": "absent" },
-      `${name} is away. Let a bot play for them? (${tally}; a majority of the players here decides.) `,
+      `${name} is away. Let a bot play for them? If you do, ${standInDoes(DEFAULT_BOT_LEVEL)}, until they take the seat back. (${tally}; a majority of the players here decides.) `,
       mine === null ? null : h("button", {
         class: "btn small", "data-testid": "vote-bot", "data-key": `vote-${seat.seat}`, disabled: voted,
         onclick: (e) => this.page.roomAction("vote", { seat: seat.seat }, e.currentTarget),

@@ -1,6 +1,7 @@
 // The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
 
 import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
+import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer } from "./bots.js";
 import { clockChoice, clockText } from "./clock.js";
 import { rulesButton } from "./rules.js";
 import { h, navigate, replace, toast } from "./ui.js";
@@ -253,7 +254,41 @@ function gameCard(game) {
     clock.el,
     h("div", { class: "field check" }, privacy,
       h("label", { for: id("private") }, "Private room (only people with the link can join)")),
-    h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`));
+    h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`),
+    vsComputer(game, variants));
+}
+
+/** "Play vs computer": you and bots at the game's smallest table with a bot (changeable), the
+ * level chosen, started at once; the card's variants apply. */
+function vsComputer(game, variants) {
+  const id = (name) => `${game.id}-vs-${name}`;
+  const smallest = Math.min(Math.max(2, game.min_players), game.max_players);
+  const seats = h("input", { id: id("seats"), type: "number", min: smallest, max: game.max_players,
+                             value: String(smallest), inputmode: "numeric", "data-testid": "vs-seats" });
+  let level = DEFAULT_BOT_LEVEL;
+  async function play(e) {
+    const button = e.currentTarget;
+    const count = Number(seats.value);
+    if (!Number.isInteger(count) || count < smallest || count > game.max_players) {
+      toast(`Against the computer, ${game.title} is for ${smallest} to ${game.max_players} players.`);
+      seats.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      const room = await playVsComputer(game, count, level, variants.read());
+      navigate(`/r/${room.code}`);
+    } catch (err) {
+      toast(err.message);
+      button.disabled = false;
+    }
+  }
+  return h("div", { class: "vs-computer", "data-testid": "vs-computer" },
+    h("h4", {}, "Or play against the computer"),
+    h("div", { class: "field inline-field" }, h("label", { for: id("seats") }, "Players, you included"), seats),
+    botLevelChoice(level, (picked) => { level = picked; }, id("level")),
+    h("button", { class: "btn", type: "button", "data-testid": "play-vs-computer", onclick: play },
+      "Play vs computer"));
 }
 
 /** An option's label and help: a description written "Name: what it does" gives both (its name

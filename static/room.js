@@ -3,6 +3,7 @@
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
+import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL } from "./bots.js";
 import { ChatPanel } from "./chat.js";
 import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
@@ -37,6 +38,7 @@ class RoomPage {
     this.log = new Map();
     this.myVersions = new Set(); // versions this page's own moves made (from their acks)
     this.local = {};
+    this.botLevel = DEFAULT_BOT_LEVEL; // the level "Add a bot" seats (the host's choice)
     this.disposed = false;
     this.timers = new Set();
     this.onVisible = () => {
@@ -698,7 +700,7 @@ class RoomPage {
               h("span", { class: "sr-only" }, p.connected ? " (connected)" : " (not connected)"),
               acting ? h("span", { class: "sr-only" }, " — to play") : null),
             p.you ? h("span", { class: "tag you" }, "you") : null,
-            p.bot ? h("span", { class: "tag bot" }, "bot") : null,
+            p.bot ? h("span", { class: "tag bot", "data-testid": "bot-level", title: botTitle(p.bot) }, botTag(p.bot)) : null,
             p.host ? h("span", { class: "tag host" }, "host") : null,
             p.away ? h("span", { class: "tag away", "data-testid": "away",
                                  title: "Ran out of time on the last moves in a row" }, "away") : null,
@@ -918,12 +920,13 @@ class RoomPage {
                                         title: s.connected ? "connected" : "not connected" }) : null,
         h("span", { class: "seat-name" }, s.player || s.bot ? this.name(s.seat) : "Empty seat"),
         player && s.player?.id === player.id ? h("span", { class: "tag you" }, "you") : null,
-        s.bot ? h("span", { class: "tag bot" }, "bot") : null,
+        s.bot ? h("span", { class: "tag bot", "data-testid": "bot-level", title: botTitle(s.bot) }, botTag(s.bot)) : null,
         s.player?.id === room.host ? h("span", { class: "tag host" }, "host") : null,
         isHost && !s.player && !s.bot ? h("button", { class: "btn small", "data-testid": "add-bot", "data-key": `add-bot-${s.seat}`,
-          onclick: (e) => this.roomAction("bots", { seat: s.seat }, e.currentTarget) }, "Add a bot") : null,
+          onclick: (e) => this.roomAction("bots", { seat: s.seat, level: this.botLevel }, e.currentTarget) }, "Add a bot") : null,
         isHost && (s.bot || (s.player && s.player.id !== room.host)) ? h("button", { class: "btn small", "data-testid": "remove-seat",
           "data-key": `remove-${s.seat}`, onclick: (e) => this.roomAction("remove", { seat: s.seat }, e.currentTarget) }, "Remove") : null))),
+      isHost && empty.length ? botLevelChoice(this.botLevel, (level) => { this.botLevel = level; }) : null,
       h("div", { class: "row actions" },
         isHost ? h("button", { class: "btn primary big", "data-testid": "start", "data-key": "start", disabled: empty.length > 0,
                                onclick: (e) => this.roomAction("start", {}, e.currentTarget) }, "Start the game") : null,
