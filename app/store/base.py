@@ -207,3 +207,9 @@ class Store(Protocol):
     async def say(self, code: str, player_id: str, text: str, check: LineCheck) -> Any:
         """Store one line (refused by `check`, or a 404 with no such room or player) with the
         notification that names it; the stored line (id, at, player_id, name, seat, text)."""
+    async def chat_line(self, line_id: int) -> Any | None:
+        """One stored line by its id (another process's: its notification names it)."""
+    async def watch(self, code: str, player_id: str | None) -> int:
+        """Record a spectator connection (a `watchers` row) and tell every process; its id."""
+    async def unwatch(self, code: str, row_id: int | None) -> None:
+        """Drop a spectator connection's row (None: none was recorded) and tell every process."""

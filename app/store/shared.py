@@ -14,14 +14,14 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
 from app.store.base import LineCheck, LogRead, ReplayRead
 from app.store.db import OrmPaths, transaction
 from app.store.hub import Hub
-from app.store.models import ChatMessage, MoveRow, Player, Room, Seat
+from app.store.models import ChatMessage, MoveRow, Player, Room, Seat, Watcher
 from app.table import absence, rooms
 
 PLAYERS = Player.__table__
@@ -139,3 +139,21 @@ class SharedPaths(OrmPaths):
             await session.flush()
             await self.hub.notify_in(session, f"chat:{room.code}:{self.origin}:{row.id}")
         return row
+
+    async def chat_line(self, line_id: int) -> Any | None:
+        async with self.sessions() as session:
+            return await session.get(ChatMessage, line_id)
+
+    async def watch(self, code: str, player_id: str | None) -> int:
+        async with self.sessions() as session, session.begin():
+            row = Watcher(room_code=code, player_id=player_id, origin=self.origin)
+            session.add(row)
+            await session.flush()
+            await self.hub.notify_in(session, f"watch:{code}:{self.origin}")
+        return row.id
+
+    async def unwatch(self, code: str, row_id: int | None) -> None:
+        async with self.sessions() as session, session.begin():
+            if row_id is not None:
+                await session.execute(delete(Watcher).where(Watcher.id == row_id))
+            await self.hub.notify_in(session, f"watch:{code}:{self.origin}")

@@ -15,14 +15,13 @@ import weakref
 from typing import Any
 
 import orjson
-from sqlalchemy import delete
 
 from app.context import Context
 from app.errors import ApiError
 from app.guard.names import invisible
 from app.play.sockets import Client, Greeting
 from app.store.base import ChatRead
-from app.store.models import ChatMessage, Player, Watcher
+from app.store.models import Player
 from app.table.rooms import normalize_code
 
 MAX_CHAT_CHARS = 300
@@ -99,8 +98,7 @@ async def relay(hall: Context, code: str, line_id: str) -> None:
     """Another process stored a line: read it back and send it to this process's sockets."""
     if not line_id.isdigit():
         return
-    async with hall.sessions() as session:
-        row = await session.get(ChatMessage, int(line_id))
+    row = await hall.store.chat_line(int(line_id))
     if row is not None and row.room_code == code:
         broadcast(hall, code, {"type": "chat", "message": line_json(row)})
 
@@ -111,17 +109,13 @@ _watch_rows: weakref.WeakKeyDictionary[Client, int] = weakref.WeakKeyDictionary(
 async def watch(hall: Context, client: Client, delta: int) -> None:
     """A spectator connection opened (+1) or closed (-1): record it for every process, and
     tell everyone in the room who is watching now."""
-    async with hall.sessions() as session, session.begin():
-        if delta > 0:
-            row = Watcher(room_code=client.room, player_id=client.player_id,
-                          origin=hall.origin)
-            session.add(row)
-            await session.flush()
-            _watch_rows[client] = row.id
-        elif (row_id := _watch_rows.pop(client, None)) is not None:
+    if delta > 0:
+        _watch_rows[client] = await hall.store.watch(client.room, client.player_id)
+    else:
+        row_id = _watch_rows.pop(client, None)
+        if row_id is not None:
             hall.register(client.room, -1)  # before the row goes: see Hall.register
-            await session.execute(delete(Watcher).where(Watcher.id == row_id))
-        await hall.hub.notify_in(session, f"watch:{client.room}:{hall.origin}")
+        await hall.store.unwatch(client.room, row_id)
     if delta > 0:
         hall.register(client.room, +1)
     await tell_watchers(hall, client.room)
