@@ -9,7 +9,11 @@ steps: while drafting, while building, and in one's priest turn between chains.
 State (plain JSON): players, options, round, phase (draft|build|priests|over), first, turn,
 deck (tile faces, top first), specials, decks (per god, top first), open (per god: card or
 None), seats: per seat {printed, tiles, bonuses, hand, sent, placing, reserve, priests, chains,
-used, reused, effect, pending, won, private, private_taken, placed_bonuses, goal}, supply.
+used, reused, effect, pending, won, private, private_taken, placed_bonuses, goal}, supply,
+last (the latest move the board marks: {seat, kind, cells, card?}, or None).
+
+Events tell what a move led to (a card won, a new card revealed, a bonus piece drawn, priests
+back, the next step or round); the move's own log line is `describe`'s, so no event restates it.
 """
 
 from __future__ import annotations
@@ -51,6 +55,10 @@ LABELS = {
     "goal": "chose a side of the ultimate goal card",
     "pass": "ended the priest turn",
 }
+EFFECT_WORDS = {"reuse": "may once use a chain that already holds one of its priests",
+                "bonus2": "draws 2-space bonus pieces",
+                "three": "may use three chains this turn",
+                "private": "may take a private blessing card in its priest turn"}
 DESTINATIONS = {"keep": "kept a drafted tile", "left": "gave a tile to the left",
                 "right": "gave a tile to the right", "discard": "discarded a special tile"}
 
@@ -138,6 +146,7 @@ class TempleOfFive:
             "decks": decks,
             "open": {god: None for god in GODS},
             "supply": bonus_supply(),
+            "last": None,
             "seats": [_new_seat() for _ in range(players)],
         }
         for god in GODS:
@@ -223,6 +232,8 @@ class TempleOfFive:
             if not any(s["placing"] for s in state["seats"]):
                 state["phase"] = "priests"
                 state["turn"] = state["first"]
+                events.append(Event(f"Every tile is placed: the priests' turns begin with seat "
+                                    f"{state['first'] + 1}."))
                 events += _start_turn(state)
         elif kind == "bonus":
             piece = me["reserve"].pop(move["piece"])
@@ -230,8 +241,7 @@ class TempleOfFive:
             level = board.top(me)[tuple(cells[0])][0]
             me["bonuses"].append({"colour": piece["colour"], "cells": cells, "level": level})
             me["placed_bonuses"] += 1
-            events.append(Event(f"Seat {seat + 1} placed a {piece['size']}-space bonus piece.",
-                                data={"seat": seat, "kind": "bonus", "cells": clone(cells)}))
+            _mark(state, seat, "bonus", cells)
             if state["phase"] == "priests":
                 events += _end_turn_if_done(state, seat)
         elif kind == "chain":
@@ -243,9 +253,10 @@ class TempleOfFive:
             me["used"] += 1
             if any(tuple(p) in cells for p in me["chains"][:-1]):
                 me["reused"] = True
-            events.append(Event(f"Seat {seat + 1} used a {colour} chain of {len(cells)}.",
-                                data={"seat": seat, "kind": "chain", "cells": sorted(
-                                    [list(c) for c in cells]), "x": move["x"], "y": move["y"]}))
+            _mark(state, seat, "chain", sorted([list(c) for c in cells]))
+            events.append(Event(
+                f"It is a {colour} chain of {len(cells)}: seat {seat + 1} may put priests worth "
+                f"up to {len(cells)} on a {colour} or white blessing card."))
         elif kind == "occupy":
             events += _occupy(state, seat, move["card"], move["cells"], rng)
             me["pending"] = None
@@ -253,7 +264,6 @@ class TempleOfFive:
         elif kind == "private":
             me["private"] = _fresh_card(state["decks"][move["god"]].pop(0))
             me["private_taken"] = True
-            events.append(Event(f"Seat {seat + 1} took a private {move['god']} blessing card."))
         elif kind == "pass":
             events += _next_turn(state)
         return state, events
@@ -283,6 +293,9 @@ class TempleOfFive:
             "seats": seats,
             # The running score: what each seat would score if the game ended now (RULES.md).
             "scores": _scores(state, goals=goals_open),
+            # The latest marked move (a tile, a bonus piece, a chain, priests on a card), so the
+            # board marks it after a reload too.
+            "last": clone(state.get("last")),
         }
 
     def outcome(self, state: State) -> Outcome | None:
@@ -311,7 +324,14 @@ class TempleOfFive:
         if kind == "place" and isinstance(move.get("slot"), int):
             return f"placed a tile in slot {move['slot'] + 1}, turned {move.get('rot', 0) * 90}°"
         if kind == "occupy" and isinstance(move.get("cells"), list):
-            return f"put {len(move['cells'])} priest(s) on the {move.get('card')} card"
+            n = len(move["cells"])
+            card = ("their private blessing card" if move.get("card") == "private"
+                    else f"the {move.get('card')} blessing card")
+            return f"put {n} priest{'' if n == 1 else 's'} on {card}"
+        if kind == "bonus" and isinstance(move.get("cells"), list):
+            return f"placed a {len(move['cells'])}-space bonus piece"
+        if kind == "private" and isinstance(move.get("god"), str):
+            return f"took the top {move['god']} blessing card as a private card"
         return LABELS.get(kind, "made a move") if isinstance(kind, str) else "made a move"
 
     def redact_move(self, move: Move, seat: int, viewer: int | None) -> Move | None:
@@ -508,15 +528,30 @@ def _place_tile(state: State, seat: int, tile: Any, level: int, slot: int, rot: 
     me["chains"] = [p for p in me["chains"] if tuple(p) not in covered]
     me["priests"] += len(back)
     me["tiles"].append({"level": level, "slot": slot, "faces": faces})
-    events = [Event(f"Seat {seat + 1} placed a tile on level {level}.",
-                    data={"seat": seat, "kind": "place", "cells": sorted(map(list, covered))})]
+    _mark(state, seat, "place", sorted(map(list, covered)))
+    events: Events = []
+    if back:
+        word = "priest comes" if len(back) == 1 else "priests come"
+        events.append(Event(f"{len(back)} {word} back to seat {seat + 1}: the tile covers "
+                            f"{'its' if len(back) == 1 else 'their'} chain."))
     effect = tile.get("effect") if isinstance(tile, dict) else None
     if effect and any(faces):
         me["effect"] = effect
+        words = EFFECT_WORDS[effect]
         if effect == "bonus2":
-            for _ in range(2):
-                _draw_bonus(state, seat, 2, rng)
+            drawn = sum(_draw_bonus(state, seat, 2, rng) for _ in range(2))
+            words = (f"draws {drawn} 2-space bonus piece{'' if drawn == 1 else 's'}" if drawn
+                     else "would draw 2-space bonus pieces, but none are left")
+        events.append(Event(f"Effect tile: seat {seat + 1} {words}."))
     return events
+
+
+def _mark(state: State, seat: int, kind: str, cells: list[list[int]],
+          card: str | None = None) -> None:
+    """Remember the move the board marks (the view's `last`): events no longer carry it."""
+    state["last"] = {"seat": seat, "kind": kind, "cells": clone(cells)}
+    if card is not None:
+        state["last"]["card"] = card
 
 
 def _start_turn(state: State) -> Events:
@@ -542,10 +577,12 @@ def _next_turn(state: State) -> Events:
     state["first"] = (state["first"] + 1) % n
     if state["round"] >= len(ROUNDS):
         state["phase"] = "over"
-        return []
+        return [Event("The last round is over: the temple is complete.")]
     state["phase"] = "draft"
     _deal(state)
-    return []
+    level = ROUNDS[state["round"]][0]
+    return [Event(f"Round {state['round'] + 1} of {len(ROUNDS)} (level {level}): new tiles are "
+                  f"dealt; seat {state['first'] + 1} takes the first player token.")]
 
 
 def _has_choice(state: State, seat: int) -> bool:
@@ -623,23 +660,27 @@ def _occupy(state: State, seat: int, key: str, cells: list[int], rng: Random) ->
     for i in cells:
         card["priests"][i] = seat
     me["priests"] -= len(cells)
-    events = [Event(f"Seat {seat + 1} put {len(cells)} priest(s) on a {card['god']} card.",
-                    data={"seat": seat, "kind": "occupy", "card": card["id"],
-                          "cells": list(cells)})]
-    if len(cells) == 1 and card["cells"][cells[0]]["bonus"]:
-        _draw_bonus(state, seat, card["cells"][cells[0]]["bonus"], rng)
+    _mark(state, seat, "occupy", list(cells), card["id"])
+    events: Events = []
+    size = card["cells"][cells[0]]["bonus"] if len(cells) == 1 else None
+    if size and _draw_bonus(state, seat, size, rng):
+        events.append(Event(f"Seat {seat + 1} draws a {size}-space bonus piece."))
     if all(p is not None for p in card["priests"]):
         winner = majority(card["priests"])
         for p in card["priests"]:
             state["seats"][p]["priests"] += 1
         state["seats"][winner]["won"].append({k: card[k] for k in ("id", "god", "big", "small")})
-        events.append(Event(f"Seat {winner + 1} wins a {card['god']} blessing card."))
-        if winner != seat:
-            _draw_bonus(state, seat, 2, rng)
+        events.append(Event(f"The card is full: seat {winner + 1} wins the {card['god']} "
+                            "blessing card and every priest on it goes home."))
+        if winner != seat and _draw_bonus(state, seat, 2, rng):
+            events.append(Event(f"Seat {seat + 1} filled it without winning it and draws a "
+                                "2-space bonus piece."))
         if key == "private":
             me["private"] = None
         else:
             _reveal(state, key)
+            events.append(Event(f"A new {key} blessing card is turned up." if state["open"][key]
+                                else f"The {key} deck is empty: no new card there."))
     return events
 
 
@@ -650,10 +691,12 @@ def majority(priests: list[int | None]) -> int:
     return next(p for p in placed if placed.count(p) == best)
 
 
-def _draw_bonus(state: State, seat: int, size: int, rng: Random) -> None:
+def _draw_bonus(state: State, seat: int, size: int, rng: Random) -> bool:
+    """Draw a random bonus piece of `size` into the seat's reserve; False if none is left."""
     options = [i for i, piece in enumerate(state["supply"]) if piece["size"] == size]
     if options:
         state["seats"][seat]["reserve"].append(state["supply"].pop(rng.choice(options)))
+    return bool(options)
 
 
 def _placements(size: int) -> list[tuple[tuple[int, int], ...]]:

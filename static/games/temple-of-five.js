@@ -113,7 +113,7 @@ export default {
     this.installKeys();
     const me = ctx.seat === null ? null : view.seats[ctx.seat];
     this.syncSelection(view, me, ctx);
-    const last = this.lastMove(ctx);
+    const last = this.lastMove(view, ctx);
     replace(container, h("div", { class: "tof", "data-testid": "tof-board" },
       h("div", { class: "tof-top" },
         h("p", { class: "tof-status", "data-testid": "tof-status" }, this.status(view, ctx)),
@@ -130,8 +130,10 @@ export default {
         : this.pyramid(view, s, ctx, false, last)))));
   },
 
-  /** The latest move worth marking, from the events of the last push (ctx.events data). */
-  lastMove(ctx) {
+  /** The latest move worth marking: the view's `last` (there after a reload too), else the
+   *  events of the last push (a server from before `last` existed). */
+  lastMove(view, ctx) {
+    if (view.last !== undefined) return view.last;
     const marked = (ctx.events || []).map((e) => e.data).filter((d) => d && d.kind);
     return marked.length ? marked[marked.length - 1] : null;
   },

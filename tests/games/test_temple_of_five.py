@@ -1021,3 +1021,49 @@ def busy_turn(state: dict[str, Any]) -> dict[str, Any]:
     state = {**state, "seats": [dict(data) for data in state["seats"]]}
     state["seats"][0]["pending"] = None
     return state
+
+
+# How the old events restating a move began ("Seat 1 placed a tile on level 1.").
+LABEL = {"assign": "", "place": "placed a tile", "blank": "placed", "bonus": "placed a",
+         "chain": "used a", "occupy": "put", "private": "took", "goal": "chose", "pass": "ended"}
+
+
+@pytest.mark.parametrize("options", [{}, {"effect_tiles": True}])
+def test_events_tell_what_a_move_led_to_never_the_move_again(options: dict[str, Any]) -> None:
+    """The room writes each move's own line from `describe` (as others see the move); an event
+    that restated it showed each move twice. The board marks the latest move from the view's
+    `last`, and no line says "priest(s)"."""
+    play = start(GAME, 3, TempleOfFiveOptions(**options), "log")
+    chooser = Random(5)
+    marked = 0
+    while GAME.outcome(play.state) is None:
+        seat, move = random_move(play, chooser)
+        before = len(play.events)
+        step(play, seat, move)
+        events = play.events[before:]
+        own = [GAME.describe(GAME.redact_move(move, seat, v)) for v in (None, seat)]
+        for e in events:
+            assert "(s)" not in e.text
+            assert not any(line in e.text for line in own), (move, e.text)
+            assert not (LABEL[move["type"]] and e.text.startswith(
+                f"Seat {seat + 1} {LABEL[move['type']]}")), e.text
+        assert "(s)" not in own[1]
+        if move["type"] in ("place", "blank", "bonus", "chain", "occupy"):
+            marked += 1
+            last = GAME.view(play.state, None)["last"]
+            assert last["seat"] == seat
+            assert last["kind"] == ("place" if move["type"] == "blank" else move["type"])
+    assert marked > 20
+    texts = [e.text for e in play.events]
+    assert "The last round is over: the temple is complete." in texts
+    assert any(t.startswith("Round 2 of 6 (level 1)") for t in texts)
+    assert any(t.startswith("Every tile is placed: the priests' turns begin") for t in texts)
+
+
+def test_describe_counts_priests_in_words() -> None:
+    one = {"type": "occupy", "card": "red", "cells": [0]}
+    two = {"type": "occupy", "card": "private", "cells": [0, 2]}
+    assert GAME.describe(one) == "put 1 priest on the red blessing card"
+    assert GAME.describe(two) == "put 2 priests on their private blessing card"
+    assert GAME.describe({"type": "private", "god": "blue"}) == (
+        "took the top blue blessing card as a private card")
