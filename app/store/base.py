@@ -196,7 +196,8 @@ class Store(Protocol):
         """A replaced player takes their seat back from the bot; the room's code."""
 
     # -- the log and replays ------------------------------------------------------------------
-    async def move_log(self, code: str, viewer_id: str | None) -> LogRead: ...
+    async def move_log(self, code: str, viewer_id: str | None, after: int = 0) -> LogRead:
+        """The room, the viewer's seat and the moves after version `after`."""
     async def replay_source(self, code: str) -> ReplayRead: ...
 
     # -- chat ------------------------------------------------------------------------------

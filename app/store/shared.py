@@ -103,7 +103,7 @@ class SharedPaths(OrmPaths):
 
     # -- the log ------------------------------------------------------------------------------
 
-    async def move_log(self, code: str, viewer_id: str | None) -> LogRead:
+    async def move_log(self, code: str, viewer_id: str | None, after: int = 0) -> LogRead:
         async with self.sessions() as session:
             room = await rooms.get_room(session, code)
             seat = None
@@ -111,7 +111,8 @@ class SharedPaths(OrmPaths):
                 seat = await session.scalar(select(Seat.seat).where(
                     Seat.room_code == room.code, Seat.player_id == viewer_id))
             rows = list(await session.scalars(select(MoveRow).where(
-                MoveRow.room_code == room.code).order_by(MoveRow.version)))
+                MoveRow.room_code == room.code, MoveRow.version > after)
+                .order_by(MoveRow.version)))
         return LogRead(room, seat, rows)
 
     async def replay_source(self, code: str) -> ReplayRead:
