@@ -15,6 +15,7 @@ from app.admin.replays import log_rows, replay_payload, state_at
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
+from app.play.movelog import by_name
 from app.play.moves import Mover, submit_move
 from app.store.db import transaction
 from app.store.models import AdminAction, MoveRow, Player, Room, Seat, utcnow
@@ -25,7 +26,8 @@ from games.protocol import replay
 
 async def _audit(session: AsyncSession, actor: str, action: str, code: str,
                  version: int | None, **detail: Any) -> None:
-    """Write one audit line inside the caller's transaction (so it commits with the action)."""
+    """Write one audit line inside the caller's transaction (so it commits with the action).
+    `text` in `detail`: the sentence the players' log shows (`app.table.tablelog`)."""
     session.add(AdminAction(actor=actor, action=action, room_code=code, version=version,
                             detail=detail))
 
@@ -107,7 +109,7 @@ async def inspect_room(hall: Context, code: str) -> dict[str, Any]:
             "last_move_at": room.last_move_at,
             "log": [{"version": m.version, "seat": m.seat, "client_id": m.client_id,
                      "move": m.move, "text": game.describe(m.move), "events": m.events,
-                     "at": m.created_at} for m in moves],
+                     "at": m.created_at, "by": m.by} for m in moves],
         }
 
 
@@ -147,14 +149,30 @@ async def audit_log(hall: Context, room: str | None, limit: int) -> list[dict[st
                 for a in await session.scalars(query)]
 
 
+async def _holder(session: AsyncSession, code: str, seat: int) -> str:
+    """The seat's holder as the table names them now (the words of a move's `by`)."""
+    row = (await session.execute(
+        select(Seat.bot, Player.name).outerjoin(Player, Player.id == Seat.player_id)
+        .where(Seat.room_code == code, Seat.seat == seat))).first()
+    if row is None:
+        return f"Seat {seat + 1}"
+    replaced = None
+    if row.bot is not None:
+        replaced = await session.scalar(select(Player.name).join(
+            Seat, Seat.replaced_id == Player.id).where(Seat.room_code == code, Seat.seat == seat))
+    return by_name(seat, row.name, row.bot, replaced)
+
+
 async def replace_with_bot(hall: Context, code: str, seat_no: int, actor: str) -> None:
     async with hall.sessions() as session, transaction(session):
         room = await rooms.get_room(session, code, for_update=True)
         seat = await session.get(Seat, (room.code, seat_no))
         if seat is None:
             raise ApiError(422, "bad_seat", f"This room has no seat {seat_no}.")
+        holder = await _holder(session, room.code, seat_no)
         await _audit(session, actor, "bot", room.code, room.version, seat=seat_no,
-                     player=seat.player_id, bot=seat.bot)
+                     player=seat.player_id, bot=seat.bot,
+                     text=f"The admin handed {holder}'s seat to a bot.")
         await absence.hand_to_bot(session, room, seat, "admin")
         await hall.room_changed(room.code, session)
     await hall.after_room_change(room.code)
@@ -178,8 +196,11 @@ async def force_zombie_move(hall: Context, code: str, seat: int,
     version = await submit_move(hall, room_code, Mover(seat=seat),
                                 platform_id("admin", seen, seat), seen, move)
     async with hall.sessions() as session, transaction(session):
+        holder = await _holder(session, room_code, seat)
         await _audit(session, actor, "zombie", room_code, seen, seat=seat, move=move,
-                     made=version)
+                     made=version, text=f"The admin played the default move for {holder}.")
+        await hall.room_changed(room_code, session)
+    await hall.after_room_change(room_code, state=False, forget=False)
     return {"version": version, "move": move}
 
 
@@ -198,7 +219,8 @@ async def roll_back(hall: Context, code: str, version: int, actor: str) -> dict[
         await session.execute(delete(MoveRow).where(MoveRow.room_code == room.code,
                                                     MoveRow.version > version))
         await _audit(session, actor, "rollback", room.code, room.version, to=version,
-                     status=room.status, dropped=room.version - version)
+                     status=room.status, dropped=room.version - version,
+                     text=f"The admin rolled the game back to move {version}.")
         room.state, room.version, room.error = state, version, None
         room.status = "finished" if game.outcome(state) is not None else "active"
         await hall.room_changed(room.code, session, reset=True)
@@ -210,7 +232,8 @@ async def roll_back(hall: Context, code: str, version: int, actor: str) -> dict[
 async def abort(hall: Context, code: str, actor: str) -> None:
     async with hall.sessions() as session, transaction(session):
         room = await rooms.get_room(session, code, for_update=True)
-        await _audit(session, actor, "abort", room.code, room.version, status=room.status)
+        await _audit(session, actor, "abort", room.code, room.version, status=room.status,
+                     text="The admin closed this room.")
         room.status = "aborted"
         await hall.room_changed(room.code, session)
     await hall.after_room_change(room.code)

@@ -59,7 +59,7 @@ def frame(game: Game, step: Step, viewer: int | None, whole_log: bool) -> dict[s
     """
     outcome = game.outcome(step.state)
     line: dict[str, Any] = {"seat": None, "move": None, "text": "The game begins.", "events": [],
-                            "at": None}
+                            "at": None, "by": None}
     if step.row is not None:
         row = step.row
         shown = row.move if whole_log else game.redact_move(row.move, row.seat, viewer)
@@ -67,7 +67,7 @@ def frame(game: Game, step: Step, viewer: int | None, whole_log: bool) -> dict[s
         line = {"seat": row.seat, "move": shown,
                 "text": game.describe(shown) if shown is not None else "made a hidden move",
                 "events": [e.to_json() for e in events if whole_log or e.visible_to(viewer)],
-                "at": row.created_at}
+                "at": row.created_at, "by": row.by}
     return {"version": step.version, "view": game.view(step.state, viewer),
             "to_act": sorted(game.to_act(step.state)) if outcome is None else [],
             "outcome": outcome.to_json() if outcome else None, **line}

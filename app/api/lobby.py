@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 from sqlalchemy import select
 
@@ -21,12 +21,13 @@ from app.api.deps import (
 )
 from app.guard.auth import hash_token, new_token, token_times
 from app.guard.names import clean_name
+from app.play.movelog import log_entry
 from app.store.models import MoveRow, Player, Seat, utcnow
 from app.table import lobby, rooms
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.table.rules_help import rules_of
 from bots.levels import DEFAULT_LEVEL
-from games import REGISTRY, Event
+from games import REGISTRY
 
 router = APIRouter(prefix="/api")
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
@@ -192,8 +193,10 @@ async def play_again(code: str, player: CurrentPlayer, hall: HallDep,
 
 
 @router.get("/rooms/{code}/moves")
-async def move_log(code: str, session: SessionDep, viewer: MaybePlayer) -> list[dict[str, Any]]:
-    """The log as this caller may see it: redacted while playing, whole once finished."""
+async def move_log(code: str, session: SessionDep, viewer: MaybePlayer,
+                   after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+    """The log as this caller may see it: redacted while playing, whole once finished; only
+    the versions after `after` (a page that holds the rest asks for the new lines only)."""
     room = await rooms.get_room(session, code)
     game = REGISTRY[room.game]
     seat = None
@@ -201,18 +204,7 @@ async def move_log(code: str, session: SessionDep, viewer: MaybePlayer) -> list[
         seat = await session.scalar(select(Seat.seat).where(Seat.room_code == room.code,
                                                             Seat.player_id == viewer.id))
     full = room.status == "finished"
-    rows = await session.scalars(select(MoveRow).where(MoveRow.room_code == room.code)
+    rows = await session.scalars(select(MoveRow).where(MoveRow.room_code == room.code,
+                                                       MoveRow.version > after)
                                  .order_by(MoveRow.version))
-    log = []
-    for row in rows:
-        shown = row.move if full else game.redact_move(row.move, row.seat, seat)
-        events = [Event.from_json(e) for e in row.events]
-        log.append({
-            "version": row.version,
-            "seat": row.seat,
-            "move": shown,
-            "text": game.describe(shown) if shown is not None else "made a hidden move",
-            "events": [e.to_json() for e in events if full or e.visible_to(seat)],
-            "timed_out": row.client_id.startswith(rooms.CLOCK_ID_PREFIX),
-        })
-    return log
+    return [log_entry(game, row, seat, full) for row in rows]

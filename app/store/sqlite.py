@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
 from app.guard.auth import player_for_token
+from app.play.movelog import recorded_by
 from app.play.snapshot import Snapshot
 from app.store.base import (
     CHAT_HISTORY,
@@ -49,6 +50,7 @@ from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 ROOMS, SEATS, MOVES = Room.__table__, Seat.__table__, MoveRow.__table__
 PLAYERS, LINES = Player.__table__, ChatMessage.__table__
+_PERSON, _REPLACED = PLAYERS.alias("person"), PLAYERS.alias("replaced")
 _ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version,
                  ROOMS.c.state, ROOMS.c.turn_clock, ROOMS.c.clock_increment,
                  ROOMS.c.clock_banks, ROOMS.c.last_move_at)
@@ -137,11 +139,15 @@ class SqliteStore(SharedPaths):
         """One transaction on a bare connection."""
         try:
             async with self.engine.begin() as conn:
-                # One round trip: the room (locked) and its seats, one row per seat.
+                # One round trip: the room (locked) and its seats, one row per seat, with
+                # the names a move's `by` records.
                 rows = (await conn.execute(
                     select(*_ROOM_COLUMNS, SEATS.c.seat.label("seat_no"), SEATS.c.player_id,
-                           SEATS.c.bot)
-                    .select_from(ROOMS.outerjoin(SEATS, SEATS.c.room_code == ROOMS.c.code))
+                           SEATS.c.bot, _PERSON.c.name.label("person"),
+                           _REPLACED.c.name.label("replaced"))
+                    .select_from(ROOMS.outerjoin(SEATS, SEATS.c.room_code == ROOMS.c.code)
+                                 .outerjoin(_PERSON, _PERSON.c.id == SEATS.c.player_id)
+                                 .outerjoin(_REPLACED, _REPLACED.c.id == SEATS.c.replaced_id))
                     .where(ROOMS.c.code == code).with_for_update(of=ROOMS))).all()
                 if not rows:
                     raise ApiError(404, "room_not_found", "That room does not exist.")
@@ -155,12 +161,14 @@ class SqliteStore(SharedPaths):
                         raise AlreadyApplied(earlier) from None
                     raise
                 version = room.version + 1
+                held = next(r for r in rows if r.seat_no == j.seat)
                 await conn.execute(update(ROOMS).where(ROOMS.c.code == code).values(
                     state=j.state, version=version, status=j.status, last_move_at=j.now,
                     updated_at=j.now, clock_banks=j.banks))
                 await conn.execute(insert(MOVES).values(
                     room_code=code, version=version, seat=j.seat, client_id=client_id,
-                    move=move, events=j.events, created_at=j.now))
+                    move=move, events=j.events, created_at=j.now,
+                    by=recorded_by(j.seat, held.person, held.bot, held.replaced, client_id)))
                 await self.hub.notify_in(conn, f"state:{code}:{self.origin}")
                 return version, j
         except IntegrityError:

@@ -12,13 +12,14 @@ import asyncio
 import logging
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store.models import Room, Seat, utcnow
+from app.table.absence import absent_from, vote_opens
 from app.table.seat_clocks import earliest_deadline, seat_deadlines
 from games import REGISTRY
 
@@ -55,35 +56,76 @@ class TurnClocks:
 
     async def fire_expired(self) -> None:
         now = utcnow()
-        due = await self._past_earliest_deadline(now)
+        due, paused = await self._past_earliest_deadline(now)
+        if paused:
+            await self._resume(paused, now)
         if not due:
             return
         async with self._hall.sessions() as session:
             rooms = list(await session.scalars(select(Room).where(
                 Room.code.in_(due), Room.status == "active")))
-            bots = {(s.room_code, s.seat) for s in await session.scalars(select(Seat).where(
-                Seat.room_code.in_([r.code for r in rooms]), Seat.bot.is_not(None)))}
+            seats = list(await session.scalars(select(Seat).where(
+                Seat.room_code.in_([r.code for r in rooms]))))
+        bots = {(s.room_code, s.seat) for s in seats if s.bot is not None}
         for room in rooms:
             try:  # one room whose rules raise must not hold up the other rooms' clocks
                 deadlines = seat_deadlines(room.turn_clock, room.clock_increment,
                                            room.clock_banks, room.last_move_at,
                                            REGISTRY[room.game].to_act(room.state))
-                for seat, deadline in sorted(deadlines.items()):
-                    if deadline <= now and (room.code, seat) not in bots:
-                        await self._time_out(room, seat)
+                late = [seat for seat, deadline in sorted(deadlines.items())
+                        if deadline <= now
+                        and (room.code, seat) not in bots]
+                if late and deserted(room, [s for s in seats if s.room_code == room.code], now):
+                    await self._pause(room, now)
+                    continue
+                for seat in late:
+                    await self._time_out(room, seat)
             except Exception:
                 log.exception("turn clock of room %s failed", room.code)
 
-    async def _past_earliest_deadline(self, now: datetime) -> list[str]:
-        """The running clocks' rooms where some seat may have run out of time. Read without
-        their states: every tick would otherwise load every clocked game's whole state."""
+    async def _past_earliest_deadline(self, now: datetime) -> tuple[list[str], list[str]]:
+        """The running clocks' rooms where some seat may have run out of time, and the paused
+        ones (`_pause`). Read without their states: every tick would otherwise load every
+        clocked game's whole state."""
         async with self._hall.store.reader.connect() as conn:
-            clocks = await conn.execute(select(*_CLOCK_COLUMNS).where(
-                Room.status == "active", Room.turn_clock.is_not(None)))
-            return [room.code for room in clocks
-                    if (earliest := earliest_deadline(room.turn_clock, room.clock_increment,
-                                                      room.clock_banks, room.last_move_at))
-                    is not None and earliest <= now]
+            clocks = list(await conn.execute(select(*_CLOCK_COLUMNS).where(
+                Room.status == "active", Room.turn_clock.is_not(None))))
+        return ([room.code for room in clocks
+                 if (earliest := earliest_deadline(room.turn_clock, room.clock_increment,
+                                                   room.clock_banks, room.last_move_at))
+                 is not None and earliest <= now],
+                [room.code for room in clocks if room.last_move_at is None])
+
+    async def _pause(self, room: Room, now: datetime) -> None:
+        """Nobody seated is at the table: stop the clock instead of playing zombie moves for
+        everyone (no deadline while `last_move_at` is NULL; `_resume` starts the turn over)."""
+        async with self._hall.sessions() as session, session.begin():
+            paused = await session.execute(update(Room).where(
+                Room.code == room.code, Room.version == room.version,
+                Room.last_move_at == room.last_move_at).values(last_move_at=None,
+                                                                updated_at=now))
+            if paused.rowcount:
+                await self._hall.room_changed(room.code, session)
+        if paused.rowcount:
+            log.info("room %s: clock paused at version %d, nobody at the table", room.code,
+                     room.version)
+            await self._hall.after_room_change(room.code, force_state=True)
+
+    async def _resume(self, codes: list[str], now: datetime) -> None:
+        """A seated person is back in a paused room: its turn starts over, whole."""
+        async with self._hall.sessions() as session, session.begin():
+            back = list(await session.scalars(select(Seat.room_code).where(
+                Seat.room_code.in_(codes), Seat.player_id.is_not(None),
+                Seat.connections > 0).distinct()))
+            if back:
+                await session.execute(update(Room).where(
+                    Room.code.in_(back), Room.last_move_at.is_(None)).values(
+                        last_move_at=now, updated_at=now))
+                for code in back:
+                    await self._hall.room_changed(code, session)
+        for code in back:
+            log.info("room %s: clock resumed", code)
+            await self._hall.after_room_change(code, force_state=True)
 
     async def _time_out(self, room: Room, seat: int) -> None:
         move = REGISTRY[room.game].zombie_move(room.state, seat)
@@ -101,3 +143,17 @@ class TurnClocks:
         async with self._hall.sessions() as session, session.begin():
             await self._hall.room_changed(code, session)
         await self._hall.after_room_change(code)
+
+
+def deserted(room: Room, seats: list[Seat], now: datetime) -> bool:
+    """Every seated person (not bots) has been disconnected for longer than the absence grace
+    (ABSENT_GRACE_SECONDS, after which the others could vote a bot in): a reload or a short
+    drop-out is not desertion, so the clock then still plays for a seat that runs out."""
+    people = [s for s in seats if s.player_id is not None]
+    if not people:
+        return False
+    for seat in people:
+        since = absent_from(seat, room)
+        if since is None or vote_opens(since) > now:
+            return False
+    return True

@@ -14,9 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
-from app.store.models import Handover, MoveRow, Player, Room, Seat, utcnow
+from app.store.models import AdminAction, Handover, MoveRow, Player, Room, Seat, utcnow
 from app.table.absence import absence_payload, seat_handed, standin_level
 from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
+from app.table.tablelog import TOLD, admin_log, closed_reason
 from bots.levels import DEFAULT_LEVEL, LEVELS
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import State, match_rng
@@ -88,14 +89,18 @@ async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
         .where(seats.c.room_code == room.code).order_by(seats.c.seat))).all()
     away = await away_seats(session, room, [seat.seat for seat in rows])
     absence, handovers = await absence_payload(session, room, list(rows))
-    return payload_from(room, rows, away, absence, handovers)
+    actions = [] if room.status == "lobby" else list(await session.scalars(
+        select(AdminAction).where(AdminAction.room_code == room.code,
+                                  AdminAction.action.in_(TOLD)).order_by(AdminAction.id)))
+    return payload_from(room, rows, away, absence, handovers, actions)
 
 
 def payload_from(room: Any, seats: Sequence[Any], away: set[int],
                  absence: dict[int, dict[str, Any]],
-                 handovers: list[dict[str, Any]]) -> dict[str, Any]:
+                 handovers: list[dict[str, Any]], actions: Sequence[Any] = ()) -> dict[str, Any]:
     """The wire `room` object from what was read: the room's columns, its seats (with
-    `player_name`) in order, the away seats and the absence fields (`absence_fields`)."""
+    `player_name`) in order, the away seats, the absence fields (`absence_fields`) and the
+    room's audit lines (action, version, detail, at) in the order written (`tablelog`)."""
     return {
         "code": room.code,
         "game": room.game,
@@ -119,6 +124,9 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
         "turn_deadline": clock_deadline(room),
         "clock_increment": room.clock_increment,
         "handovers": handovers,
+        "admin_log": admin_log(actions),
+        "closed_reason": closed_reason(room, seats,
+                                       any(a.action == "abort" for a in actions)),
     }
 
 

@@ -26,14 +26,15 @@ MAX_BATCH = 64
 # Arrays, one element per move (the JSON ones as text: a list inside an array would read as one
 # more dimension): $1 code, $2 state, $3 version, $4 status, $5 time, $6 xmin seen,
 # $7 player id (None: the platform acts for the seat), $8 seat, $9 client id, $10 move, $11 events,
-# $12 sockets this process registered in the room, $13 notification payload, $14 clock banks.
+# $12 sockets this process registered in the room, $13 notification payload, $14 clock banks,
+# $15 the move's `via` (its `by` is named in the statement: `roomcache._BY`).
 _WRITE_MANY = """
 WITH i AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[],
                        $6::text[], $7::text[], $8::int[], $9::text[], $10::text[], $11::text[],
-                       $12::int[], $13::text[], $14::text[])
+                       $12::int[], $13::text[], $14::text[], $15::text[])
     AS t(code, state, version, status, at, seen, player_id, seat, client_id, move, events,
-         registered, payload, banks)
+         registered, payload, banks, via)
 ), r AS (
   UPDATE rooms SET state = i.state::jsonb, version = i.version, status = i.status,
                    last_move_at = i.at, updated_at = i.at, clock_banks = i.banks::jsonb
@@ -44,8 +45,8 @@ WITH i AS (
                               AND s.player_id = i.player_id))
   RETURNING rooms.code, rooms.xmin::text::bigint AS xmin
 ), m AS (
-  INSERT INTO moves (room_code, version, seat, client_id, move, events, created_at)
-  SELECT i.code, i.version, i.seat, i.client_id, i.move::jsonb, i.events::jsonb, i.at
+  INSERT INTO moves (room_code, version, seat, client_id, move, events, created_at, by)
+  SELECT i.code, i.version, i.seat, i.client_id, i.move::jsonb, i.events::jsonb, i.at, {by}
   FROM i JOIN r ON r.code = i.code
 ), counted AS (
   SELECT room_code, connections FROM seats WHERE room_code IN (SELECT code FROM i) FOR SHARE
@@ -64,12 +65,13 @@ _ONE_MOVES_FAULT = (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError)
 
 
 class GroupCommit:
-    """Queues moves (the 14 arguments of the single-move statement) and writes them in batches;
+    """Queues moves (the 15 arguments of the single-move statement) and writes them in batches;
     `write` answers the xmin the room has after the commit, or None if the room had changed."""
 
-    def __init__(self, pool: Connections, one: str, channel: str) -> None:
+    def __init__(self, pool: Connections, one: str, channel: str, by: str) -> None:
         self._pool, self._one = pool, one
-        self._many = _WRITE_MANY.replace("{channel}", channel)
+        self._many = _WRITE_MANY.replace("{channel}", channel).replace(
+            "{by}", by.format(code="i.code", seat="i.seat", via="i.via"))
         self._queue: list[tuple[tuple[Any, ...], asyncio.Future[int | None]]] = []
         self._writer: asyncio.Task[None] | None = None
 

@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 import orjson
 
+from app.play.movelog import mover_via
 from app.store.hub import CHANNEL
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
@@ -69,9 +70,21 @@ SELECT r.game, r.status, r.seed, r.version, r.state, r.xmin::text::bigint AS xmi
 FROM rooms r LEFT JOIN moves m ON m.room_code = r.code AND m.version = r.version
 WHERE r.code = $1"""
 
+# A move's `by` ({"name", "bot", "via"}), named in the statement that writes it from the seat as
+# it is held then, in the words of `app.play.movelog.by_name`. `{code}`, `{seat}`, `{via}`: the
+# statement's expressions for them.
+_BY = """(SELECT jsonb_build_object(
+    'name', CASE WHEN s.bot IS NULL THEN coalesce(p.name, 'Seat ' || (s.seat + 1))
+                 WHEN q.name IS NOT NULL THEN 'Bot for ' || q.name
+                 ELSE 'Bot ' || (s.seat + 1) END,
+    'bot', s.bot IS NOT NULL, 'via', {via})
+  FROM seats s LEFT JOIN players p ON p.id = s.player_id LEFT JOIN players q ON q.id = s.replaced_id
+  WHERE s.room_code = {code} AND s.seat = {seat})"""
+
 # $1 code, $2 state, $3 version, $4 status, $5 now, $6 xmin seen, $7 player id (None: the
 # platform acts for the seat), $8 seat, $9 client id, $10 move, $11 events, $12 sockets this
-# process registered in the room, $13 notification payload, $14 clock banks.
+# process registered in the room, $13 notification payload, $14 clock banks, $15 the move's
+# `via` (app.play.movelog.mover_via).
 _WRITE = """
 WITH r AS (
   UPDATE rooms SET state = $2, version = $3, status = $4, last_move_at = $5, updated_at = $5,
@@ -81,8 +94,9 @@ WITH r AS (
       SELECT 1 FROM seats WHERE room_code = $1 AND seat = $8 AND player_id = $7))
   RETURNING xmin::text::bigint AS xmin
 ), m AS (
-  INSERT INTO moves (room_code, version, seat, client_id, move, events, created_at)
-  SELECT $1, $3, $8, $9, $10, $11, $5 FROM r
+  INSERT INTO moves (room_code, version, seat, client_id, move, events, created_at, by)
+  SELECT $1, $3, $8, $9, $10, $11, $5, """ + _BY.format(code="$1", seat="$8", via="$15::text") + """
+  FROM r
 ), counted AS (
   SELECT connections FROM seats WHERE room_code = $1 FOR SHARE
 )
@@ -143,7 +157,7 @@ class RoomCache:
     async def start(self) -> None:
         self._pool = Connections(self._dsn, POOL_SIZE, _codecs)
         await self._pool.start()
-        self._commits = GroupCommit(self._pool, _WRITE, CHANNEL)
+        self._commits = GroupCommit(self._pool, _WRITE, CHANNEL, _BY)
 
     async def stop(self) -> None:
         if self._pool is not None:
@@ -191,7 +205,7 @@ class RoomCache:
         xmin = await self._commits.write((
             room.code, state, version, status, now, str(room.xmin), player_id, seat,
             client_id, move, events, self.registered[room.code],
-            f"state:{room.code}:{self._origin}", banks))
+            f"state:{room.code}:{self._origin}", banks, mover_via(client_id)))
         if xmin is None:
             self._rooms.pop(room.code, None)
             return False

@@ -24,9 +24,11 @@ from app.store.postgres.roomcache import CachedRoom
 from app.table.absence import absence_fields
 from app.table.rooms import AWAY_AFTER, payload_from
 from app.table.seat_clocks import CLOCK_ID_PREFIX
+from app.table.tablelog import TOLD
 
 # $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER, $4 whether to read the
-# room as held in memory too (its state, seed, xmin, and the events and clock of its last move).
+# room as held in memory too (its state, seed, xmin, and the events and clock of its last move),
+# $5 the audit actions players are told of (`tablelog.TOLD`).
 _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.next_room,
        r.spectators_muted, r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
@@ -50,7 +52,11 @@ SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.n
                AND (SELECT count(*) FROM (SELECT m.client_id FROM moves m
                                           WHERE m.room_code = r.code AND m.seat = s.seat
                                           ORDER BY m.version DESC LIMIT $3) last
-                    WHERE starts_with(last.client_id, $2)) = $3) AS away
+                    WHERE starts_with(last.client_id, $2)) = $3) AS away,
+       ARRAY(SELECT ROW(a.action, a.version, a.detail->>'text', (a.detail->>'to')::int, a.at)
+             FROM admin_actions a
+             WHERE a.room_code = r.code AND r.status <> 'lobby' AND a.action = ANY($5)
+             ORDER BY a.id) AS actions
 FROM rooms r LEFT JOIN moves m ON $4 AND m.room_code = r.code AND m.version = r.version
 WHERE r.code = $1"""
 
@@ -83,9 +89,25 @@ class HandoverRow:
     player_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """An audit line as `tablelog` reads it (the two keys of its detail it needs: jsonb inside
+    a record arrives in the binary format, which the pool's text codec cannot read)."""
+
+    action: str
+    version: int | None
+    text: str | None
+    to: int | None
+    at: datetime
+
+    @property
+    def detail(self) -> dict[str, Any]:
+        return {"text": self.text} if self.to is None else {"text": self.text, "to": self.to}
+
+
 async def room_payload(pool: Connections, code: str) -> dict[str, Any] | None:
     """The wire `room` object as committed now (None: no such room)."""
-    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, False)
+    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, False, list(TOLD))
     return None if row is None else _payload(row, [SeatRow(*seat) for seat in row["seats"]])
 
 
@@ -93,7 +115,7 @@ async def room_and_held(pool: Connections,
                         code: str) -> tuple[dict[str, Any], CachedRoom] | None:
     """The wire `room` object and the room as the hot path holds it, both as committed now,
     from one statement (None: no such room)."""
-    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, True)
+    row = await pool.fetchrow(_READ, code, CLOCK_ID_PREFIX, AWAY_AFTER, True, list(TOLD))
     if row is None:
         return None
     seats = [SeatRow(*seat) for seat in row["seats"]]
@@ -107,4 +129,5 @@ def _payload(row: asyncpg.Record, seats: list[SeatRow]) -> dict[str, Any]:
     absence, handovers = absence_fields(room, seats, [VoteRow(*v) for v in row["votes"]],
                                         [HandoverRow(*h) for h in row["handovers"]],
                                         dict(row["names"]))
-    return payload_from(room, seats, set(row["away"]), absence, handovers)
+    return payload_from(room, seats, set(row["away"]), absence, handovers,
+                        [ActionRow(*a) for a in row["actions"]])
