@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(VENV)/bin/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --http app.guard.deadlines:HeaderDeadline
 
 test: $(STAMP)
-	$(VENV)/bin/ruff check app games tests bench
+	$(VENV)/bin/ruff check app games bots tests bench
 	scripts/check-services $(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
