@@ -268,11 +268,17 @@ class RoomPage {
     this.state = message;
     this.wsSeat = message.seat;
     if (previous && message.version < previous.version) {
-      // Rolled back by the admin: the later moves are gone, and the table is told so.
+      // A take-back (one step, by a seat that is to act again) or the admin's rollback: the
+      // later moves are gone, and the table is told so.
+      const mover = this.log.get(previous.version)?.seat;
+      const tookBack = previous.version - message.version === 1 && mover != null && (message.to_act || []).includes(mover);
       for (const version of this.log.keys()) if (version > message.version) this.log.delete(version);
       for (const version of this.myVersions) if (version > message.version) this.myVersions.delete(version);
-      this.rolledBack = { from: previous.version, to: message.version };
-      toast(`The game was rolled back to move ${message.version}.`, "info");
+      if (tookBack) toast(mover === message.seat ? "You took back your last step." : `${this.name(mover)} took back a step.`, "info");
+      else {
+        this.rolledBack = { from: previous.version, to: message.version };
+        toast(`The game was rolled back to move ${message.version}.`, "info");
+      }
     }
     if (message.entry?.version === message.version) {
       this.log.set(message.version, message.entry); // the server sent the move's own line
@@ -325,6 +331,16 @@ class RoomPage {
 
   /** Send a move; resolves on ack, rejects with the server's error (already shown as a toast). */
   play(move) {
+    return this.ask({ type: "move", move });
+  }
+
+  /** Take back my last step (offered while the state says `can_undo`); acked like a move. */
+  undo() {
+    return this.ask({ type: "undo" });
+  }
+
+  /** Send a move or an undo with a fresh id and the version I saw; settled by its ack/error. */
+  ask(message) {
     if (!this.state) return Promise.reject(new Error("no state yet"));
     if (this.conn !== "open") {
       toast("You are offline; reconnecting. Try again in a moment.");
@@ -338,7 +354,7 @@ class RoomPage {
         this.reconnectNow();
       }, MOVE_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
-      this.send({ type: "move", id, version: this.state.version, move });
+      this.send({ ...message, id, version: this.state.version });
       this.draw();
     });
   }
@@ -438,8 +454,10 @@ class RoomPage {
       legalMoves: live ? state.legal_moves || [] : [],
       toAct,
       myTurn: live && seat !== null && toAct.includes(seat),
+      canUndo: live && seat !== null && state.can_undo === true,
       players: this.players(),
       play: (move) => this.play(move),
+      undo: () => this.undo(),
       status: this.status(),
       version: state?.version ?? 0,
       outcome: state?.outcome || null,
@@ -619,7 +637,11 @@ class RoomPage {
       kind = "bad";
     }
     this.bannerEl.className = `banner ${kind}`;
-    replace(this.bannerEl, h("span", { class: "banner-text" }, text), clock);
+    // Every game's take-back, drawn here once for all renderers (the server says when).
+    const takeBack = ctx.canUndo ? h("button", { class: "btn take-back", "data-testid": "take-back",
+      title: "Take back your last step (nobody has seen anything new since)",
+      onclick: () => this.undo().catch(() => {}) }, "↶ Take back") : null;
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock);
     this.checkLowTime();
     this.measureSticky();
   }
