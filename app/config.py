@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     bot_level: str = "normal"
     # How long a seat's player may be gone mid-game before the others may vote a bot in.
     absent_grace_seconds: float = 60.0
+    # After the admin hands a seat to a bot, its player may not take it back for this long
+    # (issue 24: an immediate reclaim undid the admin's decision); the admin is not held.
+    admin_handover_hold_seconds: float = 600.0
     # A process silent this long is taken for dead and its seats for disconnected.
     presence_timeout_seconds: float = 60.0
     max_message_bytes: int = 16_384

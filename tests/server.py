@@ -89,6 +89,7 @@ class Server:
         # asks for its own (the flood test does).
         self._env = {**os.environ, "DATABASE_URL": database_url, "ADMIN_TOKEN": ADMIN_TOKEN,
                      "BOT_DELAY_MS": "0", "RATE_PER_SECOND": "10000", "RATE_BURST": "10000",
+                     "ADMIN_HANDOVER_HOLD_SECONDS": "0",
                      # Bots search a tenth of their level's iterations: tests play whole games.
                      "BOT_BUDGET_SCALE": "0.1",
                      **env}

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query
 from pydantic import BaseModel, Field
 
 from app.admin import console
+from app.admin.reads import audit_read
 from app.api.bounds import MAX_INT32, MAX_SEAT
 from app.api.deps import AdminDep, HallDep
 from app.errors import ApiError
@@ -60,23 +61,29 @@ async def list_rooms(hall: HallDep, status: str | None = None,
 
 
 @router.get("/rooms/{code}")
-async def inspect_room(code: str, hall: HallDep) -> dict[str, Any]:
-    return await console.inspect_room(hall, code)
+async def inspect_room(code: str, hall: HallDep, actor: ActorDep) -> dict[str, Any]:
+    found = await console.inspect_room(hall, code)
+    await audit_read(hall, code, actor, "room")
+    return found
 
 
 @router.get("/rooms/{code}/versions/{version}")
 async def state_at_version(code: str, version: Annotated[int, Path(ge=0, le=MAX_INT32)],
-                           hall: HallDep) -> dict[str, Any]:
+                           hall: HallDep, actor: ActorDep) -> dict[str, Any]:
     """The full state the room had at `version`, rebuilt from the log: a rollback's preview."""
-    return await console.state_at_version(hall, code, version)
+    found = await console.state_at_version(hall, code, version)
+    await audit_read(hall, code, actor, "version", version=version)
+    return found
 
 
 @router.get("/rooms/{code}/replay")
-async def admin_replay(code: str, hall: HallDep,
+async def admin_replay(code: str, hall: HallDep, actor: ActorDep,
                        seat: Annotated[int | None, Query(ge=0, le=MAX_SEAT)] = None
                        ) -> dict[str, Any]:
     """Any room that has started, at every version, from any seat: the whole log unredacted."""
-    return await console.replay_any(hall, code, seat)
+    found = await console.replay_any(hall, code, seat)
+    await audit_read(hall, code, actor, "replay", seat=seat)
+    return found
 
 
 @router.get("/audit")

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 import weakref
+from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -207,13 +208,29 @@ async def _handle(hall: Context, client: Client, text: str) -> None:
                            "send 'move', 'undo', 'chat' or 'ping'."))
 
 
-_chat_limits: weakref.WeakKeyDictionary[Client, RateLimit] = weakref.WeakKeyDictionary()
+_socket_chat_limits: weakref.WeakKeyDictionary[Client, RateLimit] = weakref.WeakKeyDictionary()
+_player_chat_limits: OrderedDict[str, RateLimit] = OrderedDict()
+CHAT_LIMITS_HELD = 50_000  # players' buckets kept per process, least recently used let go
+
+
+def _chat_limit(client: Client) -> RateLimit:
+    """One bucket per player over all their sockets in this process (issue 24: a player said
+    80 lines in 2 s through 16 sockets); a socket without a player keeps its own."""
+    if client.player_id is None:
+        return _socket_chat_limits.setdefault(
+            client, RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST))
+    limit = _player_chat_limits.pop(client.player_id, None) or RateLimit(
+        chat.CHAT_PER_SECOND, chat.CHAT_BURST)
+    _player_chat_limits[client.player_id] = limit
+    if len(_player_chat_limits) > CHAT_LIMITS_HELD:
+        _player_chat_limits.popitem(last=False)
+    return limit
 
 
 async def _chat(hall: Context, client: Client, message: dict[str, Any]) -> None:
-    """A chat line: its own, slower rate limit; refusals come back as `error` messages."""
-    limit = _chat_limits.setdefault(client, RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST))
-    if not limit.allow():
+    """A chat line: its own, slower rate limit (per player); refusals come back as `error`
+    messages."""
+    if not _chat_limit(client).allow():
         client.send(error_frame("chat_rate_limited", "You are chatting too fast; wait a moment."))
         return
     try:

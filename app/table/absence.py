@@ -151,12 +151,29 @@ async def reclaim(session: AsyncSession, room: Room, player: Player) -> int:
         raise ApiError(409, "nothing_to_reclaim", "No seat of yours is held by a bot here.")
     if room.status != "active":
         raise ApiError(409, "game_over", "The game is over; there is no seat to take back.")
+    await _not_held_by_admin(session, room.code, seat.seat)
     seat.player_id, seat.bot, seat.replaced_id = player.id, None, None
     seat.connections, seat.absent_since = 0, utcnow()  # until this player's socket counts
     seat_handed(room)
     session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
                          kind="back", cause="reclaim", player_id=player.id))
     return seat.seat
+
+
+async def _not_held_by_admin(session: AsyncSession, code: str, seat: int) -> None:
+    """A seat the admin handed to a bot stays the bot's for ADMIN_HANDOVER_HOLD_SECONDS: the
+    player's immediate reclaim would undo the admin's decision (issue 24). Read from the seat's
+    last hand-over, so it holds across processes and restarts."""
+    last = await session.scalar(select(Handover).where(
+        Handover.room_code == code, Handover.seat == seat).order_by(Handover.id.desc()).limit(1))
+    hold = get_settings().admin_handover_hold_seconds
+    if last is None or last.kind != "bot" or last.cause != "admin":
+        return
+    until = as_utc(last.at) + timedelta(seconds=hold)
+    if utcnow() < until:
+        raise ApiError(409, "held_by_admin", "The admin handed your seat to a bot; you can take "
+                       f"it back from {until:%H:%M} UTC ({hold / 60:g} minutes after), or ask "
+                       "the admin.")
 
 
 async def absence_payload(session: AsyncSession, room: Room, seats: Sequence[Any]

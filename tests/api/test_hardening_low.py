@@ -1,0 +1,108 @@
+"""Issue 24's cheap low items, on SQLite and Postgres: a finished game cannot be rolled back;
+chat's limit is per player, not per socket; the admin's looks inside a live game are audited;
+an admin's hand-over to a bot is not undone by the player's immediate reclaim."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from app.table.chat import CHAT_BURST, CHAT_PER_SECOND
+from tests.api.client import Api, Conn, play_to_end
+from tests.server import Server, database, running_server
+
+HOLD = 600  # ADMIN_HANDOVER_HOLD_SECONDS (the other test servers run with 0)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def held_server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    with database(request.param) as url, \
+            running_server(url, ADMIN_HANDOVER_HOLD_SECONDS=str(HOLD)) as srv:
+        yield srv
+
+
+@pytest.fixture
+async def api(held_server: Server) -> AsyncIterator[Api]:
+    client = Api(held_server.url)
+    yield client
+    await client.close()
+
+
+async def test_a_finished_game_cannot_be_rolled_back(api: Api) -> None:
+    people = [await api.player("A"), await api.player("B")]
+    code = await api.room_with("gem-pyramid", people)
+    conns = [await api.connect(code, p["token"]) for p in people]
+    await api.start(code, people[0])
+    await play_to_end(conns, random.Random(24))
+    refused = await api.admin("POST", f"/rooms/{code}/rollback", expect=409, json={"version": 1})
+    assert refused["error"]["code"] == "game_finished"
+    assert "replay" in refused["error"]["message"]
+    room = await api.call("GET", f"/api/rooms/{code}")
+    assert room["status"] == "finished"
+    for conn in conns:
+        await conn.close()
+
+
+async def _outcome(conn: Conn, text: str) -> bool:
+    """Whether the line was said (True) or refused for chatting too fast (False)."""
+    while True:
+        if any(m["text"] == text for m in conn.chat):
+            return True
+        while not conn.replies.empty():
+            reply = conn.replies.get_nowait()
+            if reply.get("code") == "chat_rate_limited":
+                return False
+        await asyncio.sleep(0.05)
+
+
+async def test_chat_is_limited_per_player_over_all_their_sockets(api: Api) -> None:
+    code, people, (ca, cb) = await api.started_pair()
+    sockets = [ca, *[await api.connect(code, people[0]["token"]) for _ in range(2)]]
+    # Each socket alone stays within the burst; together they are three times over it.
+    lines = [f"line {n}" for n in range(3 * CHAT_BURST)]
+    began = time.monotonic()
+    for n, text in enumerate(lines):
+        await sockets[n % 3].send({"type": "chat", "text": text})
+    said = [await asyncio.wait_for(_outcome(sockets[n % 3], text), 20)
+            for n, text in enumerate(lines)]
+    elapsed = time.monotonic() - began
+    assert sum(said) <= CHAT_BURST + CHAT_PER_SECOND * elapsed + 1, (said, elapsed)
+    assert not all(said)
+    for conn in [*sockets, cb]:
+        await conn.close()
+
+
+async def test_the_admins_looks_inside_a_live_game_are_audited(api: Api) -> None:
+    code, _, conns = await api.started_pair()
+    who = {"X-Admin-Name": "Auditor"}
+    await api.admin("GET", f"/rooms/{code}", headers=who)
+    await api.admin("GET", f"/rooms/{code}/versions/0", headers=who)
+    await api.admin("GET", f"/rooms/{code}/replay?seat=1", headers=who)
+    reads = [a for a in await api.admin("GET", f"/audit?room={code}") if a["action"] == "read"]
+    assert [(a["actor"], a["detail"]["what"]) for a in reversed(reads)] == [
+        ("Auditor", "room"), ("Auditor", "version"), ("Auditor", "replay")]
+    assert reads[0]["detail"]["seat"] == 1 and reads[1]["detail"]["version"] == 0
+    # Once the room is closed nothing is hidden from anyone playing: not logged.
+    await api.admin("POST", f"/rooms/{code}/abort")
+    await api.admin("GET", f"/rooms/{code}")
+    after = [a for a in await api.admin("GET", f"/audit?room={code}") if a["action"] == "read"]
+    assert len(after) == 3
+    for conn in conns:
+        await conn.close()
+
+
+async def test_an_admin_hand_over_is_not_undone_by_an_immediate_reclaim(api: Api) -> None:
+    code, people, conns = await api.started_pair()
+    await api.admin("POST", f"/rooms/{code}/bot", json={"seat": 0})
+    refused = await api.call("POST", f"/api/rooms/{code}/reclaim", people[0]["token"], 409)
+    assert refused["error"]["code"] == "held_by_admin"
+    assert "UTC" in refused["error"]["message"] and f"{HOLD / 60:g} minutes" \
+        in refused["error"]["message"]
+    room = await api.call("GET", f"/api/rooms/{code}")
+    assert room["seats"][0]["bot"] and room["seats"][0]["player"] is None
+    for conn in conns:
+        await conn.close()
