@@ -209,6 +209,10 @@ async def roll_back(hall: Context, code: str, version: int, actor: str) -> dict[
     async with hall.locks.get(rooms.normalize_code(code)), hall.sessions() as session, \
             transaction(session):
         room = await rooms.get_room(session, code, for_update=True)
+        if room.status == "finished":  # issue 24: its replay is public, every hand in it and,
+            # by the fixed seed, every draw to come: resumed play would be played face up
+            raise ApiError(409, "game_finished", "This game is over and its replay, every hand "
+                           "included, is public: it cannot be rolled back.")
         if room.state is None or version > room.version:
             raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
         game = REGISTRY[room.game]
