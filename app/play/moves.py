@@ -25,7 +25,13 @@ from app.play.snapshot import Snapshot
 from app.play.sockets import Client, error_frame
 from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
 from app.store.models import as_utc, utcnow
-from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, settle_banks, wire_deadlines
+from app.table.seat_clocks import (
+    CLOCK_ID_PREFIX,
+    LATE_GRACE_SECONDS,
+    seat_deadlines,
+    settle_banks,
+    wire_deadlines,
+)
 from games import REGISTRY, IllegalMove
 from games.protocol import is_legal, match_rng
 
@@ -89,7 +95,8 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
              if mover.player_id and player == mover.player_id), None)
         _check_bot(mover, seats.get(seat, (None, None))[1] if seat is not None else None)
         j = _judge(room, seats, seat, client_id, seen_version, move,
-                   steps.began(code, room.version))
+                   steps.began(code, room.version),
+                   mover.player_id is not None and not mover.bot)
         # Before the commit: a read of the new version may be pushed before this move's own
         # push. A commit that then fails leaves an offer for a version this move never made;
         # the next move judged here at that version replaces it, and `undo` re-checks anyway.
@@ -144,18 +151,22 @@ class Judged:
 
 
 def _judge(room: RoomView, seats: Seats, seat: int | None, client_id: str,
-           seen_version: int | None, move: Any, step_began: int) -> Judged:
-    """The generic checks (status, seated, turn, staleness), the rules, and the clocks."""
+           seen_version: int | None, move: Any, step_began: int, person: bool) -> Judged:
+    """The generic checks (status, seated, time, turn, staleness), the rules, and the clocks.
+
+    `person`: a player's own move (not a bot's, the clock's or the admin's), which is refused
+    once its seat's time ran out."""
     _check_room(room)
     if seat is None:
         raise ApiError(403, "not_seated", "You are watching: only seated players move.")
+    now = utcnow()
+    late = _check_time(room, seat, client_id, seen_version, person, now)
     new_state, events, acted, drew = _apply(room, seat, seen_version, move, step_began)
     game = REGISTRY[room.game]
     try:
         over = game.outcome(new_state) is not None
         acting = game.to_act(new_state)
-        now = utcnow()
-        banks, deadlines = _clock(room, seat, acting if not over else (), now)
+        banks, deadlines = _clock(room, seat, acting if not over else (), now, late)
         undoable = may_take_back(game, room.state, seat, move, new_state, drew)
     except Exception as exc:
         raise RuleError() from exc
@@ -166,15 +177,49 @@ def _judge(room: RoomView, seats: Seats, seat: int | None, client_id: str,
                   not over and any(seats.get(s, (None, None))[1] for s in acting), undoable)
 
 
-def _clock(room: RoomView, seat: int, acting: Any,
-           now: Any) -> tuple[Any, dict[str, str]]:
-    """A Fischer clock's banks after this move, and the deadlines of the seats to act next."""
+def _check_time(room: RoomView, seat: int, client_id: str, seen_version: int | None,
+                person: bool, now: datetime) -> bool:
+    """Judge the move against its seat's deadline as the room stands now, at commit (the
+    store judges again on a fresher read whenever another write came first). Returns whether
+    a player's move is late (past the deadline, within `LATE_GRACE_SECONDS`): it earns no
+    Fischer increment. The clock's move does (as before): a seat whose bank ran out plays on
+    with the increment, or every later turn of it would be timed out at once.
+
+    The clock's move lands only on the very version it was chosen on, for a seat still to act
+    whose deadline (plus the grace) has passed: a seat that moved, or whose clock a newer move
+    reset, owes nothing (issue 24: zombie moves landed after the seat's own). A player's move
+    past the grace is refused `out_of_time`; the clock then moves for the seat."""
+    try:
+        acting = REGISTRY[room.game].to_act(room.state)
+    except Exception as exc:
+        raise RuleError() from exc
+    deadline = seat_deadlines(room.turn_clock, room.clock_increment, room.clock_banks,
+                              room.last_move_at, [seat] if seat in acting else []).get(seat)
+    past = None if deadline is None else (now - deadline).total_seconds()
+    if client_id.startswith(CLOCK_ID_PREFIX):
+        if seen_version != room.version or past is None or past < LATE_GRACE_SECONDS:
+            raise ApiError(409, "clock_not_due", "This seat's time has not run out: it moved, "
+                           "or a newer move reset its clock.")
+        return False
+    if past is None or past <= 0:
+        return False
+    if person and past > LATE_GRACE_SECONDS:
+        raise ApiError(409, "out_of_time", "Too late: your time for this move ran out (a "
+                       f"move may arrive at most {LATE_GRACE_SECONDS:g} s after its "
+                       "deadline); the clock moves for you.")
+    return True
+
+
+def _clock(room: RoomView, seat: int, acting: Any, now: Any,
+           late: bool) -> tuple[Any, dict[str, str]]:
+    """A Fischer clock's banks after this move (a late move earns no increment), and the
+    deadlines of the seats to act next."""
     banks = room.clock_banks
     if banks is not None and room.clock_increment is not None:
         last = room.last_move_at
         elapsed = (now - as_utc(last)).total_seconds() if last is not None else 0.0
         banks = settle_banks(banks, REGISTRY[room.game].to_act(room.state), seat, elapsed,
-                             room.clock_increment)
+                             0 if late else room.clock_increment)
     return banks, wire_deadlines(seat_deadlines(room.turn_clock, room.clock_increment, banks,
                                                 now, acting))
 

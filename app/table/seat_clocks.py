@@ -16,6 +16,10 @@ from app.play.client_ids import platform_id
 from app.store.models import as_utc
 
 CLOCK_ID_PREFIX = platform_id("clock", "")
+# A move may reach the pipeline this long after its seat's deadline and still count (late: no
+# Fischer increment); past it a player's move is refused `out_of_time`, and only then may the
+# clock move for the seat (issue 24). Small: it only absorbs the last frame's trip.
+LATE_GRACE_SECONDS = 0.05
 
 
 def starting_banks(turn_clock: int | None, increment: int | None,
