@@ -20,7 +20,7 @@ from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store.models import Room, Seat, utcnow
 from app.table.absence import absent_from, vote_opens
-from app.table.seat_clocks import earliest_deadline, seat_deadlines
+from app.table.seat_clocks import LATE_GRACE_SECONDS, earliest_deadline, seat_deadlines
 from games import REGISTRY
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class TurnClocks:
                                            room.clock_banks, room.last_move_at,
                                            REGISTRY[room.game].to_act(room.state))
                 late = [seat for seat, deadline in sorted(deadlines.items())
-                        if deadline <= now
+                        if (now - deadline).total_seconds() >= LATE_GRACE_SECONDS
                         and (room.code, seat) not in bots]
                 if late and deserted(room, [s for s in seats if s.room_code == room.code], now):
                     await self._pause(room, now)
