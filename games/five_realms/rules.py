@@ -255,7 +255,7 @@ def _steal(state: State, seat: int, most: int, why: str) -> Events:
     if taken:
         _earn(state, seat, f"Stolen: {why}", taken)
         _earn(state, other, f"Lost to a steal: {why}", -taken)
-    return [Event(f"Seat {seat + 1} steals {_count(taken, 'castle')} from seat {other + 1}: {why}.",
+    return [Event(f"Seat {other + 1} loses {_count(taken, 'castle')} to seat {seat + 1}: {why}.",
                   data={"seat": seat, "stolen": taken})]
 
 
@@ -348,7 +348,7 @@ def _place(state: State, move: Move) -> Events:
     state["last"] = [move["x"], move["y"]]
     state["recent"] = {"seat": seat, "placed": card, "cards": []}
     options = square.collect_options(state["square"], lambda c: _banner(state, c), spot)
-    events = [Event(f"Seat {seat + 1} places {a_banner(_banner(state, card))}.",
+    events = [Event(f"The card is {a_banner(_banner(state, card))}.",
                     data={"seat": seat, "card": card, "x": spot[0], "y": spot[1]})]
     state["todo"][0] = {"kind": "collect",
                         "options": [{"banner": b, "cards": c} for b, c in options]}
@@ -368,7 +368,8 @@ def _collect(state: State, move: Move) -> Events:
     _recent_cards(state, option["cards"])
     state["todo"][0] = {"kind": "action"}
     count, name = len(option["cards"]), BANNER_NAMES[option["banner"]]
-    return [Event(f"Seat {seat + 1} collects {_count(count, name + ' banner')}.",
+    goes = "goes" if count == 1 else "go"
+    return [Event(f"{_count(count, name + ' banner')} {goes} to seat {seat + 1}'s hand.",
                   data={"seat": seat, "cards": option["cards"], "banner": option["banner"]})]
 
 
@@ -387,7 +388,7 @@ def _action(state: State, move: Move) -> Events:
     collected = state["todo"].pop(0)["kind"] == "action"
     if move["type"] == "recruit":
         _push(state, {"kind": "recruit", "look": collected})
-        return [Event(f"Seat {state['turn'] + 1} recruits.")]
+        return []
     return _influence(state)
 
 
@@ -395,12 +396,20 @@ def _influence(state: State) -> Events:
     """Put the hand into the columns (Imperial banners wait for a column each), then effects."""
     seat = state["turn"]
     before = effects.counts(state, seat)
-    for card in [c for c in state["hand"] if _banner(state, c) in REALMS]:
+    realm_cards = [c for c in state["hand"] if _banner(state, c) in REALMS]
+    for card in realm_cards:
         state["seats"][seat]["influence"][_banner(state, card)].append(card)
         state["hand"].remove(card)
     tasks = [{"kind": "wild"}] if state["hand"] else []
     _push(state, *tasks, {"kind": "effects", "before": before})
-    return [Event(f"Seat {seat + 1} influences.", data={"seat": seat})]
+    moved = len(realm_cards)
+    text = (f"{_count(moved, 'banner')} {'goes' if moved == 1 else 'go'} into seat {seat + 1}'s "
+            "columns")
+    if state["hand"]:
+        waiting = len(state["hand"])
+        text += (f"; {_count(waiting, 'Imperial Order banner')} "
+                 f"{'waits' if waiting == 1 else 'wait'} for a column")
+    return [Event(f"{text}.", data={"seat": seat})]
 
 
 def _wild_moves(state: State) -> list[Move]:
@@ -414,8 +423,7 @@ def _wild(state: State, move: Move) -> Events:
     state["seats"][seat]["influence"][move["realm"]].append(move["card"])
     if not state["hand"]:
         state["todo"].pop(0)
-    return [Event(f"Seat {seat + 1} adds an Imperial Order banner to the "
-                  f"{BANNER_NAMES[move['realm']]} column.", data={"seat": seat, **move})]
+    return []  # the move's own line says it all
 
 
 def _effects(state: State) -> Events:
@@ -485,8 +493,9 @@ def _strike(state: State, move: Move) -> Events:
     zone = "council" if move["card"] in target["council"] else "titans"
     target[zone].remove(move["card"])
     state["discard"].append(move["card"])
-    return [Event(f"{why} of seat {seat + 1} destroys {_name(state, move['card'])}.",
-                  data={"seat": seat, "card": move["card"]})]
+    where, other = ("council" if zone == "council" else "Titans"), 1 - seat
+    return [Event(f"{_name(state, move['card'])} leaves seat {other + 1}'s {where} for the discard "
+                  f"pile: {why}.", data={"seat": seat, "card": move["card"]})]
 
 
 def _witch_entry(state: State) -> Events:
@@ -509,8 +518,7 @@ def _witch(state: State, move: Move) -> Events:
     state["todo"][0] = {"kind": "witch_use"}
     _recent_cards(state, [move["card"]])
     banner = a_banner(_banner(state, move["card"]))
-    return [Event(f"Seat {seat + 1}'s Witch picks {banner} from the discard pile.",
-                  data={"seat": seat, "card": move["card"]})]
+    return [Event(f"The picked card is {banner}.", data={"seat": seat, "card": move["card"]})]
 
 
 # recruiting
@@ -534,19 +542,22 @@ def _recruit(state: State, move: Move) -> Events:
     state["todo"].pop(0)
     if move["type"] == "decline":
         state["discard"] += state["hand"]
+        n = len(state["hand"])
         state["hand"] = []
-        return [Event(f"Seat {seat + 1} recruits nobody.")]
+        return [Event(f"{_count(n, 'card')} {'goes' if n == 1 else 'go'} to the discard pile.")]
     card = move["card"]
     state["discard"] += [c for c in state["hand"] if c != card]
     state["hand"] = [card]
     state["public"].append(card)
-    events = [Event(f"Seat {seat + 1} recruits {_name(state, card)}.",
-                    data={"seat": seat, "card": card, "face": state["faces"][card]})]
+    name, data = _name(state, card), {"seat": seat, "card": card, "face": state["faces"][card]}
     if effects.character(state, card) in TITANS:
-        return events + _seat_titan(state, card)
+        return [Event(f"{name} joins seat {seat + 1}'s Titans.", data=data),
+                *_seat_titan(state, card)]
     if len(state["seats"][seat]["council"]) >= COUNCIL_SIZE:
         _push(state, {"kind": "replace", "card": card})
-        return events
+        return [Event(f"{name} is recruited; seat {seat + 1}'s council is full, so a member "
+                      "must leave.", data=data)]
+    events = [Event(f"{name} joins seat {seat + 1}'s council.", data=data)]
     state["seats"][seat]["council"].append(card)
     state["hand"] = []
     return events + _on_recruit(state, card)
@@ -575,7 +586,8 @@ def _replace(state: State, move: Move) -> Events:
     council[council.index(move["card"])] = task["card"]
     state["discard"].append(move["card"])
     state["hand"] = []
-    event = Event(f"Seat {seat + 1} discards {_name(state, move['card'])} from the council.",
+    event = Event(f"{_name(state, move['card'])} leaves seat {seat + 1}'s council for the "
+                  f"discard pile; {_name(state, task['card'])} takes its place.",
                   data={"seat": seat, "card": move["card"]})
     return [event, *_on_recruit(state, task["card"])]
 

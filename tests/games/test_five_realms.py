@@ -17,7 +17,7 @@ from games.five_realms.data import LAYOUT, TITANS, character_name, faces
 from games.five_realms.rules import FiveRealms, FiveRealmsOptions
 from games.five_realms.view import visible
 from games.protocol import replay
-from tests.games.playout import play_random, start, step
+from tests.games.playout import play_random, random_move, start, step
 
 GAME = FiveRealms()
 RNG = Random(0)
@@ -823,11 +823,29 @@ def test_log_lines_count_in_words_not_with_parentheses():
     put(state, 1, 1, "ursid")
     draw_next(state, "feline")
     _, events = play(state, place(1, 0), {"type": "collect", "banner": "raptor"})
-    assert f"Seat 1 collects {len(raptors)} Raptor banners." in [e.text for e in events]
+    assert f"{len(raptors)} Raptor banners go to seat 1's hand." in [e.text for e in events]
     for seed in range(5):
         texts = [e.text for e in play_random(GAME, 2, FiveRealmsOptions(), f"words{seed}").events]
         assert not [t for t in texts if "(s)" in t]
         assert any(" 1 castle" in t and " 1 castles" not in t for t in texts)
+
+def test_events_tell_what_a_move_led_to_never_the_move_again():
+    """The room writes each move's own line from `describe`; an event restating it ("Seat 1
+    recruits.", "Seat 1 influences.") showed each move twice in the log."""
+    play_ = start(GAME, 2, FiveRealmsOptions(), "led-to")
+    chooser = Random(7)
+    kinds = set()
+    while GAME.to_act(play_.state):
+        seat, move = random_move(play_, chooser)
+        before = len(play_.events)
+        step(play_, seat, move)
+        kinds.add(move["type"])
+        own = GAME.describe(move)
+        for event in play_.events[before:]:
+            assert own not in event.text, (move, event.text)
+            assert not event.text.startswith(f"Seat {seat + 1} {own.split()[0]}"), event.text
+    assert {"place", "collect", "recruit", "influence"} <= kinds
+
 
 def test_log_lines_of_moves_name_no_card_ids():
     """A card id means nothing to a person; the move's events name what may be named."""
