@@ -15,15 +15,17 @@ from typing import Any
 
 from app.store.models import as_utc
 
-# The audit lines players are told about, and the key their sentence is kept under.
-TOLD = ("rollback", "bot", "zombie", "abort")
+# The audit lines players are told about, and the key their sentence is kept under. A player's
+# take-back (`app.play.undo`) writes its own line ("Alice took back: …") the same way.
+TOLD = ("rollback", "bot", "zombie", "abort", "take_back")
 TEXT = "text"
 
 
 def admin_log(actions: Iterable[Any]) -> list[dict[str, Any]]:
     """`[{"version", "text", "at"}]`, oldest first, from audit rows (action, version, detail,
-    at) in the order they were written. A line is placed after the move it followed; a rollback
-    to move N moves the lines of the moves it undid to N (they happened, the moves did not)."""
+    at) in the order they were written. A line is placed after the move it followed (a take-back
+    of move N after move N-1); a rollback to move N moves the lines of the moves it undid to N
+    (they happened, the moves did not)."""
     notes: list[dict[str, Any]] = []
     for action in actions:
         detail = action.detail or {}
@@ -31,6 +33,8 @@ def admin_log(actions: Iterable[Any]) -> list[dict[str, Any]]:
         if action.action not in TOLD or not text:
             continue
         version = action.version or 0
+        if action.action == "take_back":  # after the move that is now the last one
+            version = detail.get("made", version)
         if action.action == "rollback":
             version = detail.get("to", version)
             for note in notes:

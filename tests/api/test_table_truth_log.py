@@ -153,3 +153,29 @@ async def test_a_deserted_clocked_room_does_not_play_itself_out_sqlite() -> None
 
 async def test_a_deserted_clocked_room_does_not_play_itself_out_postgres() -> None:
     await _deserted_room_waits("postgres")
+
+
+def test_admin_lines_are_placed_after_the_move_they_followed() -> None:
+    """A take-back of move 3 reads after move 2; a rollback to 1 brings the lines of the moves
+    it undid down to 1; lines without a sentence (older audit rows) are not shown."""
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from app.table.tablelog import admin_log
+
+    at = datetime(2026, 11, 25, tzinfo=UTC)
+
+    def row(action: str, version: int, **detail: Any) -> SimpleNamespace:
+        return SimpleNamespace(action=action, version=version, detail=detail, at=at)
+
+    notes = admin_log([
+        row("zombie", 0, text="The admin played the default move for Ann.", made=1),
+        row("take_back", 3, text="Bob took back: a gem.", made=2),
+        row("bot", 2),  # written before sentences were
+        row("zombie", 2, text="The admin played the default move for Bob.", made=3),
+        row("rollback", 3, text="The admin rolled the game back to move 1.", to=1),
+    ])
+    assert [(n["version"], n["text"]) for n in notes] == [
+        (0, "The admin played the default move for Ann."), (1, "Bob took back: a gem."),
+        (1, "The admin played the default move for Bob."),
+        (1, "The admin rolled the game back to move 1.")]

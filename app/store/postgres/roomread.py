@@ -53,7 +53,9 @@ SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.n
                                           WHERE m.room_code = r.code AND m.seat = s.seat
                                           ORDER BY m.version DESC LIMIT $3) last
                     WHERE starts_with(last.client_id, $2)) = $3) AS away,
-       ARRAY(SELECT ROW(a.action, a.version, a.detail->>'text', (a.detail->>'to')::int, a.at)
+       ARRAY(SELECT ROW(a.action, a.version, a.detail->>'text',
+                        (CASE a.action WHEN 'take_back' THEN a.detail->>'made'
+                                       ELSE a.detail->>'to' END)::int, a.at)
              FROM admin_actions a
              WHERE a.room_code = r.code AND r.status <> 'lobby' AND a.action = ANY($5)
              ORDER BY a.id) AS actions
@@ -91,18 +93,21 @@ class HandoverRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
-    """An audit line as `tablelog` reads it (the two keys of its detail it needs: jsonb inside
-    a record arrives in the binary format, which the pool's text codec cannot read)."""
+    """An audit line as `tablelog` reads it: of its detail only what it needs (jsonb inside a
+    record arrives in the binary format, which the pool's text codec cannot read). `place`:
+    a rollback's `to`, a take-back's `made`."""
 
     action: str
     version: int | None
     text: str | None
-    to: int | None
+    place: int | None
     at: datetime
 
     @property
     def detail(self) -> dict[str, Any]:
-        return {"text": self.text} if self.to is None else {"text": self.text, "to": self.to}
+        if self.place is None:
+            return {"text": self.text}
+        return {"text": self.text, "to": self.place, "made": self.place}
 
 
 async def room_payload(pool: Connections, code: str) -> dict[str, Any] | None:
