@@ -1,0 +1,110 @@
+"""Take-backs in the browser (issue 22, item 3): the room shell's "Take back" button, in two
+games. A player makes a step by clicking, the button appears in their banner (and nobody
+else's), one click takes the step back, and both players' tables are exactly as before."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import Client
+from tests.e2e.test_five_realms import create_five_realms
+from tests.e2e.test_temple_of_five import click_move
+from tests.e2e.test_temple_of_five import create_room as create_temple_of_five
+
+pytestmark = pytest.mark.e2e
+MAX_STEPS = 80
+KEEP_TOASTS = """() => {
+  window.keptToasts = [];
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes)
+      window.keptToasts.push(node.textContent);
+  }).observe(document.getElementById('toasts'), { childList: true });
+}"""
+
+
+def _seated_pair(open_client, create, phone: bool = False) -> dict[int, Client]:
+    host = open_client("host")
+    guest = open_client("guest", phone=phone)
+    host.choose_name("Ada")
+    link = create(host)
+    host.wait_live()
+    guest.take_seat_from_link(link, "Bea")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    host.page.get_by_test_id("start").click()
+    for client in (host, guest):
+        client.page.wait_for_function(
+            "() => window.ziggurat && window.ziggurat.state && window.ziggurat.state.status"
+            " === 'active'")
+    return {c.seat: c for c in (host, guest)}
+
+
+def _settled(client: Client, version: int) -> None:
+    client.page.wait_for_function(
+        "v => window.ziggurat.state.version === v && !window.ziggurat.page.pending.size",
+        arg=version)
+
+
+def _table(client: Client) -> str:
+    """All this page was told of the game: its view and its legal moves."""
+    state = client.state()
+    return json.dumps([state["view"], state["legal_moves"], state["to_act"]], sort_keys=True)
+
+
+def _take_back(mover: Client, other: Client, click) -> None:
+    """`click` makes one step on `mover`'s page; the step is then taken back by the button."""
+    version = mover.version
+    before = {mover.label: _table(mover), other.label: _table(other)}
+    expect(mover.page.get_by_test_id("take-back")).to_have_count(0)
+    click()
+    for client in (mover, other):
+        _settled(client, version + 1)
+    button = mover.page.get_by_test_id("take-back")
+    expect(button).to_be_visible()
+    expect(other.page.get_by_test_id("take-back")).to_have_count(0)
+    assert _table(mover) != before[mover.label], "the step changed the table"
+    for client in (mover, other):  # toasts fade: keep every one said from now on
+        client.page.evaluate(KEEP_TOASTS)
+    button.click()
+    for client in (mover, other):
+        _settled(client, version)
+        assert _table(client) == before[client.label], f"{client.label}'s table is not restored"
+    said = "() => window.keptToasts.join(' | ')"
+    mover.page.wait_for_function(f"() => ({said})().includes('You took back your last step')")
+    other.page.wait_for_function(f"() => ({said})().includes('Ada took back a step')"
+                                 f" || ({said})().includes('Bea took back a step')")
+    expect(mover.page.get_by_test_id("take-back")).to_have_count(0)
+    for client in (mover, other):
+        assert not client.page_errors, client.page_errors
+
+
+def test_a_five_realms_placement_is_taken_back(open_client) -> None:
+    seated = _seated_pair(open_client, create_five_realms, phone=True)
+    [seat] = seated[0].state()["to_act"]
+    mover, other = seated[seat], seated[1 - seat]
+    place = next(m for m in mover.state()["legal_moves"] if m["type"] == "place")
+    controls = mover.page.locator("[data-testid=fr-move]")
+    offered = [json.loads(raw) for raw in controls.evaluate_all(
+        "els => els.map((b) => b.dataset.move)")]
+    control = controls.nth(offered.index(place))
+    _take_back(mover, other, control.click)
+
+
+def test_a_temple_of_five_tile_placement_is_taken_back(open_client) -> None:
+    seated = _seated_pair(open_client, create_temple_of_five)
+    for _ in range(MAX_STEPS):
+        acting = [c for c in seated.values() if c.state()["legal_moves"]]
+        assert acting, "nobody has a move"
+        client = acting[0]
+        moves = client.state()["legal_moves"]
+        place = next((m for m in moves if m["type"] == "place"), None)
+        if place is not None:
+            other = next(c for c in seated.values() if c is not client)
+            _take_back(client, other, lambda c=client, m=place: click_move(c, m))
+            return
+        version = client.version
+        click_move(client, moves[0])
+        _settled(client, version + 1)
+    raise AssertionError(f"no tile to place within {MAX_STEPS} steps")
