@@ -101,3 +101,30 @@ def test_routes_write_no_sql() -> None:
              for number, line in enumerate(path.read_text().splitlines(), 1)
              if sql.search(line)]
     assert found == []
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a file imports (absolute imports), wherever the statement stands."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+# What a route may not reach for: SQLAlchemy itself, the ORM's sessions and transactions, or a
+# store's implementation (routes see the store only through a service).
+_STORAGE_WORK = re.compile(r"^(sqlalchemy|asyncpg|app\.store\.(db|shared|sqlite|postgres))(\.|$)")
+
+
+def test_routes_open_no_orm_session() -> None:
+    """Routes parse, call one service and answer: a route module imports no SQLAlchemy and
+    opens no session, so that every storage operation goes through a Store method."""
+    found = sorted(f"{path.name}: {module}" for path in (APP / "api").glob("*.py")
+                   for module in _imports(path) if _STORAGE_WORK.match(module))
+    sessions = [f"{path.name}:{number}" for path in (APP / "api").glob("*.py")
+                for number, line in enumerate(path.read_text().splitlines(), 1)
+                if re.search(r"\bSessionDep\b|\.sessions\(\)|AsyncSession", line)]
+    assert found == [] and sessions == []

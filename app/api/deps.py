@@ -1,15 +1,13 @@
-"""Dependencies as `Annotated` aliases: the Hall (as services see it), a session, the caller,
-the admin check."""
+"""Dependencies as `Annotated` aliases: the Hall (as services see it), the caller, the admin
+check. No session: routes reach storage only through a service."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.openapi.models import HTTPBearer as HTTPBearerModel
 from fastapi.security.base import SecurityBase
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
 from app.context import Context
@@ -32,14 +30,6 @@ async def get_hall(request: Request) -> Context:
 
 
 HallDep = Annotated[Context, Depends(get_hall)]
-
-
-async def get_session(hall: HallDep) -> AsyncIterator[AsyncSession]:
-    async with hall.sessions() as session:
-        yield session
-
-
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
 class _Bearer(SecurityBase):

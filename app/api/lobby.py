@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, StringConstraints, model_validator
-from sqlalchemy import select
 
 from app.api.bounds import MAX_SEAT
 from app.api.deps import (
@@ -15,14 +14,12 @@ from app.api.deps import (
     CurrentPlayer,
     HallDep,
     MaybePlayer,
-    SessionDep,
     client_host,
     hall_of,
 )
 from app.guard.auth import hash_token, new_token, token_times
 from app.guard.names import clean_name
-from app.play.movelog import log_entry
-from app.store.models import MoveRow, Player, Seat, utcnow
+from app.store.models import Player, utcnow
 from app.table import lobby, rooms
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.table.rules_help import rules_of
@@ -193,18 +190,8 @@ async def play_again(code: str, player: CurrentPlayer, hall: HallDep,
 
 
 @router.get("/rooms/{code}/moves")
-async def move_log(code: str, session: SessionDep, viewer: MaybePlayer,
+async def move_log(code: str, hall: HallDep, viewer: MaybePlayer,
                    after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
     """The log as this caller may see it: redacted while playing, whole once finished; only
     the versions after `after` (a page that holds the rest asks for the new lines only)."""
-    room = await rooms.get_room(session, code)
-    game = REGISTRY[room.game]
-    seat = None
-    if viewer is not None:
-        seat = await session.scalar(select(Seat.seat).where(Seat.room_code == room.code,
-                                                            Seat.player_id == viewer.id))
-    full = room.status == "finished"
-    rows = await session.scalars(select(MoveRow).where(MoveRow.room_code == room.code,
-                                                       MoveRow.version > after)
-                                 .order_by(MoveRow.version))
-    return [log_entry(game, row, seat, full) for row in rows]
+    return await lobby.move_log(hall, code, viewer, after)

@@ -10,9 +10,10 @@ from typing import Any
 from app.context import Context
 from app.errors import ApiError
 from app.guard.auth import token_times
+from app.play.movelog import log_entry
 from app.store.models import Player, utcnow
 from app.table import rooms
-from games import REGISTRY, Event
+from games import REGISTRY
 
 
 async def renew_token(hall: Context, player: Player) -> dict[str, str | None]:
@@ -83,21 +84,10 @@ async def play_again(hall: Context, code: str, player: Player, where: str) -> di
     return payload
 
 
-async def move_log(hall: Context, code: str, viewer: Player | None) -> list[dict[str, Any]]:
-    """The log as this caller may see it: redacted while playing, whole once finished."""
-    read = await hall.store.move_log(code, viewer.id if viewer is not None else None)
-    game, seat = REGISTRY[read.room.game], read.seat
+async def move_log(hall: Context, code: str, viewer: Player | None,
+                   after: int) -> list[dict[str, Any]]:
+    """The log as this caller may see it: redacted while playing, whole once finished; only
+    the versions after `after`."""
+    read = await hall.store.move_log(code, viewer.id if viewer is not None else None, after)
     full = read.room.status == "finished"
-    log = []
-    for row in read.rows:
-        shown = row.move if full else game.redact_move(row.move, row.seat, seat)
-        events = [Event.from_json(e) for e in row.events]
-        log.append({
-            "version": row.version,
-            "seat": row.seat,
-            "move": shown,
-            "text": game.describe(shown) if shown is not None else "made a hidden move",
-            "events": [e.to_json() for e in events if full or e.visible_to(seat)],
-            "timed_out": row.client_id.startswith(rooms.CLOCK_ID_PREFIX),
-        })
-    return log
+    return [log_entry(REGISTRY[read.room.game], row, read.seat, full) for row in read.rows]
