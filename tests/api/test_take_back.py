@@ -43,7 +43,7 @@ async def _at(conns: list[Conn], version: int) -> None:
 
 
 async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None:
-    code, people, conns, watcher = await _table(api, "five-realms")
+    code, _, conns, watcher = await _table(api, "five-realms")
     everyone = [*conns, watcher]
     [seat] = conns[0].state["to_act"]
     mover, other = conns[seat], conns[1 - seat]
@@ -68,6 +68,10 @@ async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None
     assert line["actor"] == ("Alice", "Bob")[seat]
     assert line["detail"]["text"].startswith("Alice took back" if seat == 0 else "Bob took back")
     assert line["version"] == 1 and line["detail"]["made"] == 0
+    told = f"{('Alice', 'Bob')[seat]} took back: "
+    for conn in everyone:  # the players' log: the room's admin_log, after move 0
+        await conn.until(lambda c: any(n["text"].startswith(told) and n["version"] == 0
+                                       for n in (c.room or {}).get("admin_log") or []))
 
     # The same id again answers the first result and takes back nothing more.
     assert (await mover.move(place))["version"] == 1
@@ -79,7 +83,7 @@ async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None
 
 
 async def test_no_take_back_once_another_seat_moved_or_from_a_stale_view(api: Api) -> None:
-    code, _, conns, watcher = await _table(api, "five-realms")
+    _, _, conns, watcher = await _table(api, "five-realms")
     [first] = conns[0].state["to_act"]
     # Play the first seat's whole turn, then one step of the other's.
     while conns[first].state["to_act"] == [first]:
