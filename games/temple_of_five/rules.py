@@ -219,7 +219,8 @@ class TempleOfFive:
                 me["hand"] = []
             if not any(s["hand"] for s in state["seats"]):
                 _exchange(state)
-                events.append(Event("Everyone has passed on their tiles."))
+                events.append(Event("Everyone has passed on their tiles: the tiles change "
+                                    "hands and construction begins."))
         elif kind in ("place", "blank"):
             tile = me["placing"].pop(move["tile"])
             level = ROUNDS[state["round"]][0]
@@ -533,7 +534,8 @@ def _place_tile(state: State, seat: int, tile: Any, level: int, slot: int, rot: 
     if back:
         word = "priest comes" if len(back) == 1 else "priests come"
         events.append(Event(f"{len(back)} {word} back to seat {seat + 1}: the tile covers "
-                            f"{'its' if len(back) == 1 else 'their'} chain."))
+                            f"the space{'' if len(back) == 1 else 's'} "
+                            f"{'it' if len(back) == 1 else 'they'} stood on."))
     effect = tile.get("effect") if isinstance(tile, dict) else None
     if effect and any(faces):
         me["effect"] = effect
