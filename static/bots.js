@@ -32,8 +32,8 @@ export function botLevelChoice(current, onChange, id = "bot-level-choice") {
   const select = h("select", { id, "data-testid": "bot-level-choice", "data-key": id,
                                onchange: (e) => onChange(e.target.value) },
     Object.entries(BOT_LEVELS).map(([level, what]) =>
-      h("option", { value: level, selected: level === (current || DEFAULT_BOT_LEVEL) },
-        `${level[0].toUpperCase()}${level.slice(1)} — ${what}`)));
+      h("option", { value: level, title: `It ${what}.`, selected: level === (current || DEFAULT_BOT_LEVEL) },
+        `${level[0].toUpperCase()}${level.slice(1)}`)));
   return h("div", { class: "field inline-field bot-level" }, h("label", { for: id }, "Bot level"), select);
 }
 
