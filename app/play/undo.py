@@ -148,6 +148,12 @@ async def take_back(hall: Context, code: str, player_id: str, undo_id: str,
                     "made": room.version - 1, "text": f"{name or f'Seat {seat + 1}'} took back: "
                     f"{what}"}))
         room.state, room.version = undone.before, room.version - 1
+        if room.clock_banks is not None and room.clock_increment:
+            # Time spent stays spent, but the increment the move earned goes with it: else
+            # taking back and moving again would wind a Fischer clock up at will.
+            banks = dict(room.clock_banks)
+            banks[str(seat)] = max(0.0, banks.get(str(seat), 0.0) - room.clock_increment)
+            room.clock_banks = banks
         made = room.version
         await hall.room_changed(room.code, session, reset=True)
     remember(code, made, seat if undone.next_undoable else None)

@@ -143,3 +143,24 @@ async def test_a_spectator_cannot_take_back(api: Api) -> None:
     assert refused["code"] == "not_seated"
     for conn in [*conns, watcher]:
         await conn.close()
+
+
+async def test_a_take_back_gives_back_the_fischer_increment(api: Api) -> None:
+    people = [await api.player("Alice"), await api.player("Bob")]
+    code = await api.room_with("five-realms", people, turn_clock=600, clock_increment=30)
+    conns = [await api.connect(code, p["token"]) for p in people]
+    await api.start(code, people[0])
+    for conn in conns:
+        await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+    [seat] = conns[0].state["to_act"]
+    mover = conns[seat]
+    place = next(m for m in mover.state["legal_moves"] if m["type"] == "place")
+    assert (await mover.move(place))["type"] == "ack"
+    await mover.until(lambda c: c.state["version"] == 1)
+    earned = mover.state["clock_banks"][str(seat)]  # seconds left, increment included
+    assert (await _undo(mover))["type"] == "ack"
+    await mover.until(lambda c: c.state["version"] == 0)
+    # Both as of the taken-back move's time: time spent stays spent, the 30 s go back.
+    assert round(earned - mover.state["clock_banks"][str(seat)], 3) == 30
+    for conn in conns:
+        await conn.close()

@@ -18,11 +18,13 @@ from pydantic import BaseModel
 
 from app.errors import ApiError
 from app.play.moves import RuleError, _apply
+from app.play.offers import may_take_back
 from games import REGISTRY, Game, IllegalMove, Move, State
-from games.protocol import is_legal, replay
+from games.protocol import is_legal, match_rng, replay
 from tests.games.playout import Playout, as_json, option_sets, random_move, start, step
 
 GAMES_PER_CASE = int(os.environ.get("CONFORMANCE_GAMES", "40"))
+TAKE_BACK_GAMES = int(os.environ.get("CONFORMANCE_TAKE_BACK_GAMES", "4"))
 STEPS_PER_CASE = int(os.environ.get("CONFORMANCE_STEPS", "2500"))
 FRESHNESS_SAMPLE = 0.25  # share of views vandalised to prove they alias nothing (costly)
 RETYPED_PER_STEP = 12  # deep near misses (types, nested values, keys) tried per step
@@ -256,3 +258,53 @@ def test_every_game_describes_itself() -> None:
         assert isinstance(game, Game)
         assert game.title and game.description and 1 <= game.min_players <= game.max_players
         assert game.Options.model_json_schema()["type"] == "object"
+
+
+def _seen(game: Game, state: State, viewer: int | None) -> tuple[Any, Any]:
+    """All a viewer is told of a state: its view, and its legal moves if it is a seat."""
+    return game.view(state, viewer), [] if viewer is None else game.legal_moves(state, viewer)
+
+
+def _check_take_back(game: Game, play: Playout, seat: int, move: Move) -> bool:
+    """The platform's take-back rule for one step (app.play.offers): a step that drew from
+    the RNG or that the game calls not `undoable` (a reveal) is never offered; one that is
+    offered leaves the seat to act, and taking it back (replaying the log without it, as the
+    platform does) gives back the very state before it, so that every seat and the spectator
+    see exactly what they saw before it. Whether a step shows anything new is the game's
+    judgement (its RULES.md, "undoable"). Returns whether the step was offered."""
+    before, version = play.state, len(play.moves) + 1
+    rng = match_rng(play.seed, version)
+    after, _ = game.apply(before, seat, move, rng)
+    offered = may_take_back(game, before, seat, move, after, rng.drew)
+    if rng.drew or not game.undoable(before, seat, move):
+        assert not offered, "a take-back offered after a reveal"
+    if not offered:
+        return False
+    assert seat in game.to_act(after) and game.outcome(after) is None
+    back = replay(game, play.players, play.options, play.seed, play.moves)
+    assert _exact(back) == _exact(before), f"taking back {move!r} does not restore the state"
+    for viewer in [None, *range(play.players)]:
+        assert _seen(game, back, viewer) == _seen(game, before, viewer), (
+            f"taking back {move!r} does not restore what {viewer} saw")
+    return True
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_take_backs_restore_every_view_and_never_follow_a_reveal(game_id: str,
+                                                                 players: int) -> None:
+    """Issue 22, item 3: whenever the platform would offer a take-back, taking it back
+    restores every seat's and the spectator's view exactly; it never follows a reveal."""
+    game = REGISTRY[game_id]
+    option_list = [o for o in option_sets(game) if _fits(game, players, o)]
+    offered = 0
+    for n in range(max(TAKE_BACK_GAMES, len(option_list))):
+        seed = f"take-back:{game_id}:{players}:{n}"
+        play = start(game, players, option_list[n % len(option_list)], seed)
+        chooser = Random(seed)
+        while game.to_act(play.state):
+            assert len(play.moves) < MAX_STEPS, f"no end within {MAX_STEPS} moves"
+            seat, move = random_move(play, chooser)
+            offered += _check_take_back(game, play, seat, move)
+            step(play, seat, move)
+    if game_id != "gem-pyramid":  # its one move always turns a hidden gem face up
+        assert offered, "no step of these games was ever offered for a take-back"
