@@ -25,6 +25,7 @@ from tests.games.playout import Playout, as_json, option_sets, random_move, star
 
 GAMES_PER_CASE = int(os.environ.get("CONFORMANCE_GAMES", "40"))
 TAKE_BACK_GAMES = int(os.environ.get("CONFORMANCE_TAKE_BACK_GAMES", "4"))
+REBUILT_PER_GAME, REBUILT_SHARE = 5, 0.05  # offered steps taken back by a replay, per game
 STEPS_PER_CASE = int(os.environ.get("CONFORMANCE_STEPS", "2500"))
 FRESHNESS_SAMPLE = 0.25  # share of views vandalised to prove they alias nothing (costly)
 RETYPED_PER_STEP = 12  # deep near misses (types, nested values, keys) tried per step
@@ -265,13 +266,15 @@ def _seen(game: Game, state: State, viewer: int | None) -> tuple[Any, Any]:
     return game.view(state, viewer), [] if viewer is None else game.legal_moves(state, viewer)
 
 
-def _check_take_back(game: Game, play: Playout, seat: int, move: Move) -> bool:
+def _check_take_back(game: Game, play: Playout, seat: int, move: Move, rebuild: bool) -> bool:
     """The platform's take-back rule for one step (app.play.offers): a step that drew from
     the RNG or that the game calls not `undoable` (a reveal) is never offered; one that is
     offered leaves the seat to act, and taking it back (replaying the log without it, as the
     platform does) gives back the very state before it, so that every seat and the spectator
     see exactly what they saw before it. Whether a step shows anything new is the game's
-    judgement (its RULES.md, "undoable"). Returns whether the step was offered."""
+    judgement (its RULES.md, "undoable"). `rebuild`: replay the log for this step (a replay
+    costs the whole game so far; a sample of steps is rebuilt). Returns whether the step was
+    offered."""
     before, version = play.state, len(play.moves) + 1
     rng = match_rng(play.seed, version)
     after, _ = game.apply(before, seat, move, rng)
@@ -281,6 +284,8 @@ def _check_take_back(game: Game, play: Playout, seat: int, move: Move) -> bool:
     if not offered:
         return False
     assert seat in game.to_act(after) and game.outcome(after) is None
+    if not rebuild:
+        return True
     back = replay(game, play.players, play.options, play.seed, play.moves)
     assert _exact(back) == _exact(before), f"taking back {move!r} does not restore the state"
     for viewer in [None, *range(play.players)]:
@@ -301,10 +306,14 @@ def test_take_backs_restore_every_view_and_never_follow_a_reveal(game_id: str,
         seed = f"take-back:{game_id}:{players}:{n}"
         play = start(game, players, option_list[n % len(option_list)], seed)
         chooser = Random(seed)
+        rebuilt = 0
         while game.to_act(play.state):
             assert len(play.moves) < MAX_STEPS, f"no end within {MAX_STEPS} moves"
             seat, move = random_move(play, chooser)
-            offered += _check_take_back(game, play, seat, move)
+            rebuild = rebuilt < REBUILT_PER_GAME or chooser.random() < REBUILT_SHARE
+            if _check_take_back(game, play, seat, move, rebuild):
+                offered += 1
+                rebuilt += rebuild
             step(play, seat, move)
     if game_id != "gem-pyramid":  # its one move always turns a hidden gem face up
         assert offered, "no step of these games was ever offered for a take-back"
