@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
@@ -15,21 +15,11 @@ from app.admin.replays import log_rows, replay_payload, state_at
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
-from app.play.movelog import by_name
 from app.play.moves import Mover, submit_move
-from app.store.db import transaction
-from app.store.models import AdminAction, MoveRow, Player, Room, Seat, utcnow
-from app.table import absence, rooms
+from app.store.models import Player, Room, Seat, utcnow
+from app.table import rooms
 from games import REGISTRY
 from games.protocol import replay
-
-
-async def _audit(session: AsyncSession, actor: str, action: str, code: str,
-                 version: int | None, **detail: Any) -> None:
-    """Write one audit line inside the caller's transaction (so it commits with the action).
-    `text` in `detail`: the sentence the players' log shows (`app.table.tablelog`)."""
-    session.add(AdminAction(actor=actor, action=action, room_code=code, version=version,
-                            detail=detail))
 
 
 def _to_act(room: Room) -> list[int]:
@@ -140,43 +130,15 @@ async def replay_any(hall: Context, code: str, seat: int | None) -> dict[str, An
 
 async def audit_log(hall: Context, room: str | None, limit: int) -> list[dict[str, Any]]:
     """Admin actions, newest first (of one room when `room` is given)."""
-    query = select(AdminAction).order_by(AdminAction.id.desc()).limit(limit)
-    if room:
-        query = query.where(AdminAction.room_code == rooms.normalize_code(room))
-    async with hall.sessions() as session:
-        return [{"id": a.id, "at": a.at, "actor": a.actor, "action": a.action,
-                 "room": a.room_code, "version": a.version, "detail": a.detail}
-                for a in await session.scalars(query)]
-
-
-async def _holder(session: AsyncSession, code: str, seat: int) -> str:
-    """The seat's holder as the table names them now (the words of a move's `by`)."""
-    row = (await session.execute(
-        select(Seat.bot, Player.name).outerjoin(Player, Player.id == Seat.player_id)
-        .where(Seat.room_code == code, Seat.seat == seat))).first()
-    if row is None:
-        return f"Seat {seat + 1}"
-    replaced = None
-    if row.bot is not None:
-        replaced = await session.scalar(select(Player.name).join(
-            Seat, Seat.replaced_id == Player.id).where(Seat.room_code == code, Seat.seat == seat))
-    return by_name(seat, row.name, row.bot, replaced)
+    lines = await hall.store.audit_log(rooms.normalize_code(room) if room else None, limit)
+    return [{"id": a.id, "at": a.at, "actor": a.actor, "action": a.action,
+             "room": a.room_code, "version": a.version, "detail": a.detail} for a in lines]
 
 
 async def replace_with_bot(hall: Context, code: str, seat_no: int, actor: str) -> None:
-    async with hall.sessions() as session, transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        seat = await session.get(Seat, (room.code, seat_no))
-        if seat is None:
-            raise ApiError(422, "bad_seat", f"This room has no seat {seat_no}.")
-        holder = await _holder(session, room.code, seat_no)
-        await _audit(session, actor, "bot", room.code, room.version, seat=seat_no,
-                     player=seat.player_id, bot=seat.bot,
-                     text=f"The admin handed {holder}'s seat to a bot.")
-        await absence.hand_to_bot(session, room, seat, "admin")
-        await hall.room_changed(room.code, session)
-    await hall.after_room_change(room.code)
-    hall.bots.wake(room.code)
+    code = await hall.store.admin_hand_to_bot(code, seat_no, actor)
+    await hall.after_room_change(code)
+    hall.bots.wake(code)
 
 
 async def force_zombie_move(hall: Context, code: str, seat: int,
@@ -195,49 +157,28 @@ async def force_zombie_move(hall: Context, code: str, seat: int,
     # the pipeline writes in its own transaction, the audit line right after it commits
     version = await submit_move(hall, room_code, Mover(seat=seat),
                                 platform_id("admin", seen, seat), seen, move)
-    async with hall.sessions() as session, transaction(session):
-        holder = await _holder(session, room_code, seat)
-        await _audit(session, actor, "zombie", room_code, seen, seat=seat, move=move,
-                     made=version, text=f"The admin played the default move for {holder}.")
-        await hall.room_changed(room_code, session)
+    await hall.store.admin_note_zombie(room_code, seat, seen, move, version, actor)
     await hall.after_room_change(room_code, state=False, forget=False)
     return {"version": version, "move": move}
 
 
+def _rebuild(room: Room, players: int, kept: list[Any]) -> tuple[Any, bool]:
+    """The state after the kept moves, replayed from the seed, and whether the game is over."""
+    game = REGISTRY[room.game]
+    state = replay(game, players, game.Options.model_validate(room.options), room.seed,
+                   ((row.seat, row.move) for row in kept))
+    return state, game.outcome(state) is not None
+
+
 async def roll_back(hall: Context, code: str, version: int, actor: str) -> dict[str, Any]:
     """Replay the log from the seed up to `version`, drop what came after, and resume."""
-    async with hall.locks.get(rooms.normalize_code(code)), hall.sessions() as session, \
-            transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        if room.status == "finished":  # issue 24: its replay is public, every hand in it and,
-            # by the fixed seed, every draw to come: resumed play would be played face up
-            raise ApiError(409, "game_finished", "This game is over and its replay, every hand "
-                           "included, is public: it cannot be rolled back.")
-        if room.state is None or version > room.version:
-            raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
-        game = REGISTRY[room.game]
-        seats = await rooms.seats_of(session, room.code)
-        kept = await log_rows(session, room.code, upto=version)
-        state = replay(game, len(seats), game.Options.model_validate(room.options), room.seed,
-                       ((row.seat, row.move) for row in kept))
-        await session.execute(delete(MoveRow).where(MoveRow.room_code == room.code,
-                                                    MoveRow.version > version))
-        await _audit(session, actor, "rollback", room.code, room.version, to=version,
-                     status=room.status, dropped=room.version - version,
-                     text=f"The admin rolled the game back to move {version}.")
-        room.state, room.version, room.error = state, version, None
-        room.status = "finished" if game.outcome(state) is not None else "active"
-        await hall.room_changed(room.code, session, reset=True)
-    await hall.after_room_change(room.code, force_state=True)
-    hall.bots.wake(room.code)
-    return {"version": version, "status": room.status}
+    async with hall.locks.get(rooms.normalize_code(code)):
+        code, status = await hall.store.admin_roll_back(code, version, actor, _rebuild)
+    await hall.after_room_change(code, force_state=True)
+    hall.bots.wake(code)
+    return {"version": version, "status": status}
 
 
 async def abort(hall: Context, code: str, actor: str) -> None:
-    async with hall.sessions() as session, transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        await _audit(session, actor, "abort", room.code, room.version, status=room.status,
-                     text="The admin closed this room.")
-        room.status = "aborted"
-        await hall.room_changed(room.code, session)
-    await hall.after_room_change(room.code)
+    code = await hall.store.admin_abort(code, actor)
+    await hall.after_room_change(code)

@@ -4,10 +4,12 @@ Chosen once at start (`app.store.choice.open_store`): `PostgresStore` (app/store
 production, several processes, the fast path; `SqliteStore` (app/store/sqlite.py) for one
 process on a file. Services call these methods and never ask which database is behind them.
 
-Both also hand out the SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`): the
-rarer paths (admin, votes, expiry, the heartbeat's reaper, replays) are written once in the ORM
-and run the same on both databases. What differs between the two (the hot path) is a method
-here.
+The rarer paths (leaving, votes and handovers, rematches, the move log, replays, chat lines,
+the admin's actions and the audit log) are methods too, written once in the ORM
+(`app.store.shared.SharedPaths`, which both stores inherit). Both stores also hand out the
+SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`) to the background services not
+yet behind a method (the room sweep, clocks, the heartbeat's reaper, take-backs, the admin's
+reads). What differs between the two databases (the hot path) each store writes itself.
 """
 
 from __future__ import annotations
@@ -107,6 +109,11 @@ class LogRead:
     room: Any
     seat: int | None
     rows: list[Any]
+
+
+# An admin's rollback: the state rebuilt from the room's seed and the kept move rows (room, seat
+# count, rows), and whether the game is over in it (`app.admin.console`).
+Rebuild = Callable[[Any, int, list[Any]], tuple[Any, bool]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,3 +221,17 @@ class Store(Protocol):
         """Record a spectator connection (a `watchers` row) and tell every process; its id."""
     async def unwatch(self, code: str, row_id: int | None) -> None:
         """Drop a spectator connection's row (None: none was recorded) and tell every process."""
+
+    # -- the admin's actions and the audit log ---------------------------------------------------
+    # Each action writes its audit line in its own transaction, with the room's notification.
+    async def audit_log(self, code: str | None, limit: int) -> list[Any]:
+        """Audit lines (id, at, actor, action, room_code, version, detail), newest first."""
+    async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str: ...
+    async def admin_note_zombie(self, code: str, seat: int, seen: int, move: Any, made: int,
+                                actor: str) -> None:
+        """The audit line of a default move the pipeline already committed."""
+    async def admin_roll_back(self, code: str, version: int, actor: str,
+                              rebuild: Rebuild) -> tuple[str, str]:
+        """Drop the moves after `version`, set the state `rebuild` makes; the room's code and
+        new status (every process is told to push the state even at an old version)."""
+    async def admin_abort(self, code: str, actor: str) -> str: ...

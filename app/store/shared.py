@@ -18,10 +18,11 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
-from app.store.base import LineCheck, LogRead, ReplayRead
+from app.play.movelog import by_name
+from app.store.base import LineCheck, LogRead, Rebuild, ReplayRead
 from app.store.db import OrmPaths, transaction
 from app.store.hub import Hub
-from app.store.models import ChatMessage, MoveRow, Player, Room, Seat, Watcher
+from app.store.models import AdminAction, ChatMessage, MoveRow, Player, Room, Seat, Watcher
 from app.table import absence, rooms
 
 PLAYERS = Player.__table__
@@ -158,3 +159,91 @@ class SharedPaths(OrmPaths):
             if row_id is not None:
                 await session.execute(delete(Watcher).where(Watcher.id == row_id))
             await self.hub.notify_in(session, f"watch:{code}:{self.origin}")
+
+    # -- the admin's actions and the audit log ---------------------------------------------------
+
+    async def audit_log(self, code: str | None, limit: int) -> list[Any]:
+        query = select(AdminAction).order_by(AdminAction.id.desc()).limit(limit)
+        if code:
+            query = query.where(AdminAction.room_code == code)
+        async with self.sessions() as session:
+            return list(await session.scalars(query))
+
+    async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str:
+        async with self.sessions() as session, transaction(session):
+            room = await rooms.get_room(session, code, for_update=True)
+            seat = await session.get(Seat, (room.code, seat_no))
+            if seat is None:
+                raise ApiError(422, "bad_seat", f"This room has no seat {seat_no}.")
+            holder = await _holder(session, room.code, seat_no)
+            _audit(session, actor, "bot", room.code, room.version, seat=seat_no,
+                   player=seat.player_id, bot=seat.bot,
+                   text=f"The admin handed {holder}'s seat to a bot.")
+            await absence.hand_to_bot(session, room, seat, "admin")
+            await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
+        return room.code
+
+    async def admin_note_zombie(self, code: str, seat: int, seen: int, move: Any, made: int,
+                                actor: str) -> None:
+        async with self.sessions() as session, transaction(session):
+            holder = await _holder(session, code, seat)
+            _audit(session, actor, "zombie", code, seen, seat=seat, move=move, made=made,
+                   text=f"The admin played the default move for {holder}.")
+            await self.hub.notify_in(session, f"room:{code}:{self.origin}")
+
+    async def admin_roll_back(self, code: str, version: int, actor: str,
+                              rebuild: Rebuild) -> tuple[str, str]:
+        async with self.sessions() as session, transaction(session):
+            room = await rooms.get_room(session, code, for_update=True)
+            if room.status == "finished":  # its replay is public, every hand in it and, by
+                # the fixed seed, every draw to come: resumed play would be played face up
+                raise ApiError(409, "game_finished", "This game is over and its replay, every "
+                               "hand included, is public: it cannot be rolled back.")
+            if room.state is None or version > room.version:
+                raise ApiError(422, "bad_version",
+                               f"Pick a version between 0 and {room.version}.")
+            seats = await rooms.seats_of(session, room.code)
+            kept = list(await session.scalars(select(MoveRow).where(
+                MoveRow.room_code == room.code, MoveRow.version <= version)
+                .order_by(MoveRow.version)))
+            state, finished = rebuild(room, len(seats), kept)
+            await session.execute(delete(MoveRow).where(MoveRow.room_code == room.code,
+                                                        MoveRow.version > version))
+            _audit(session, actor, "rollback", room.code, room.version, to=version,
+                   status=room.status, dropped=room.version - version,
+                   text=f"The admin rolled the game back to move {version}.")
+            room.state, room.version, room.error = state, version, None
+            room.status = "finished" if finished else "active"
+            await self.hub.notify_in(session, f"reset:{room.code}:{self.origin}")
+        return room.code, room.status
+
+    async def admin_abort(self, code: str, actor: str) -> str:
+        async with self.sessions() as session, transaction(session):
+            room = await rooms.get_room(session, code, for_update=True)
+            _audit(session, actor, "abort", room.code, room.version, status=room.status,
+                   text="The admin closed this room.")
+            room.status = "aborted"
+            await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
+        return room.code
+
+
+def _audit(session: AsyncSession, actor: str, action: str, code: str, version: int | None,
+           **detail: Any) -> None:
+    """One audit line in the action's own transaction, so that it commits with the action.
+    `text` in `detail`: the sentence the players' log shows (`app.table.tablelog`)."""
+    session.add(AdminAction(actor=actor, action=action, room_code=code, version=version,
+                            detail=detail))
+
+
+async def _holder(session: AsyncSession, code: str, seat: int) -> str:
+    """The seat's holder as the table names them now (the words of a move's `by`)."""
+    row = (await session.execute(
+        select(Seat.bot, Player.name).outerjoin(Player, Player.id == Seat.player_id)
+        .where(Seat.room_code == code, Seat.seat == seat))).first()
+    if row is None:
+        return f"Seat {seat + 1}"
+    replaced = None
+    if row.bot is not None:
+        replaced = await session.scalar(select(Player.name).join(
+            Seat, Seat.replaced_id == Player.id).where(Seat.room_code == code, Seat.seat == seat))
+    return by_name(seat, row.name, row.bot, replaced)
