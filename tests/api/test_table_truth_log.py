@@ -53,6 +53,12 @@ async def test_each_move_names_who_made_it_then_even_after_a_reclaim(api: Api) -
             await conns[1].until(lambda c, v=state["version"]: c.state["version"] > v)
         await asyncio.sleep(0.2)
     await api.call("POST", f"/api/rooms/{code}/reclaim", people[0]["token"])
+    # The room pushed on the socket (on Postgres read by one statement) tells the same story.
+    told = (await api.call("GET", f"/api/rooms/{code}"))["admin_log"]
+    assert [n["text"] for n in told] == [
+        f"The admin played the default move for {['Ann', 'Bob'][acting]}.",
+        "The admin handed Ann's seat to a bot."]
+    await conns[1].until(lambda c: c.room is not None and c.room["admin_log"] == told)
     log = await _log(api, code)
     names = ["Ann", "Bob"]
     assert log[0]["by"] == {"name": names[first], "bot": False, "via": None}
