@@ -33,17 +33,20 @@ def test_players_read_the_true_story_of_a_rollback_a_handover_and_an_abort(
             client.wait_version(2)
             expect(client.page.get_by_test_id("toast").filter(
                 has_text="rolled back to move 2")).to_be_visible()
-            expect(client.page.get_by_test_id("log")).to_contain_text("rolled back")
+            expect(client.page.get_by_test_id("admin-line")).to_contain_text(
+                "The admin rolled the game back to move 2.")  # the server's `admin_log`
             expect(client.page.locator("[data-testid=log-line][data-version='3']")).to_have_count(0)
 
         http.post(f"/api/admin/rooms/{code}/bot", json={"seat": 1}).raise_for_status()
         expect(ben.page.get_by_test_id("replaced-me")).to_contain_text(
             "The admin handed your seat to a bot")
         expect(ann.page.get_by_test_id("handover-line")).to_contain_text("by the admin")
+        expect(ann.page.get_by_test_id("admin-line").filter(
+            has_text="The admin handed Ben's seat to a bot.")).to_have_count(1)
 
         http.post(f"/api/admin/rooms/{code}/abort").raise_for_status()
     expect(ann.page.locator(APP)).to_have_attribute("data-status", "aborted")
-    expect(ann.page.get_by_test_id("banner")).to_contain_text("closed before the game ended")
+    expect(ann.page.get_by_test_id("banner")).to_contain_text("The admin closed this room.")
     expect(ann.page.get_by_test_id("closed")).not_to_contain_text("host left")
     expect(ann.page.locator("[data-testid=player][data-acting=true]")).to_have_count(0)
     assert not ann.page_errors and not ben.page_errors
