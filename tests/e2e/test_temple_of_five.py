@@ -214,3 +214,19 @@ def test_both_friends_click_the_exchange_at_once(open_client) -> None:
         expect(client.page.get_by_test_id("toast")).to_have_count(0)
         assert not client.page_errors, client.page_errors
     assert not [f for f in received if '"type":"error"' in f.replace(" ", "")], received
+
+
+def test_the_waiting_room_names_the_chosen_first_player(open_client) -> None:
+    """A choice that is not yes/no (the first player) shows its value in the waiting room; the
+    default (random) is not listed."""
+    host = open_client("host")
+    host.choose_name("Ada")
+    card = host.page.locator("[data-game=temple-of-five]")
+    Client.open_variants(card)
+    card.locator("select[name=first_player]").select_option("seat 2")
+    create_room(host)
+    chosen = host.page.get_by_test_id("options-chosen")
+    expect(chosen).to_have_text("Settings: First player: seat 2")
+    host.page.goto(f"{host.base}/")
+    create_room(host)
+    expect(host.page.get_by_test_id("options-chosen")).to_have_count(0)
