@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import Client
+from tests.e2e.pages import ARTIFACTS, Client
 from tests.e2e.test_five_realms import create_five_realms
 from tests.e2e.test_temple_of_five import click_move
 from tests.e2e.test_temple_of_five import create_room as create_temple_of_five
@@ -53,7 +53,7 @@ def _table(client: Client) -> str:
     return json.dumps([state["view"], state["legal_moves"], state["to_act"]], sort_keys=True)
 
 
-def _take_back(mover: Client, other: Client, click) -> None:
+def _take_back(mover: Client, other: Client, click, name: str) -> None:
     """`click` makes one step on `mover`'s page; the step is then taken back by the button."""
     version = mover.version
     before = {mover.label: _table(mover), other.label: _table(other)}
@@ -65,6 +65,7 @@ def _take_back(mover: Client, other: Client, click) -> None:
     expect(button).to_be_visible()
     expect(other.page.get_by_test_id("take-back")).to_have_count(0)
     assert _table(mover) != before[mover.label], "the step changed the table"
+    mover.page.screenshot(path=str(ARTIFACTS / f"take-back-{name}.png"))
     for client in (mover, other):  # toasts fade: keep every one said from now on
         client.page.evaluate(KEEP_TOASTS)
     button.click()
@@ -89,7 +90,7 @@ def test_a_five_realms_placement_is_taken_back(open_client) -> None:
     offered = [json.loads(raw) for raw in controls.evaluate_all(
         "els => els.map((b) => b.dataset.move)")]
     control = controls.nth(offered.index(place))
-    _take_back(mover, other, control.click)
+    _take_back(mover, other, control.click, "five-realms-phone")
 
 
 def test_a_temple_of_five_tile_placement_is_taken_back(open_client) -> None:
@@ -102,7 +103,8 @@ def test_a_temple_of_five_tile_placement_is_taken_back(open_client) -> None:
         place = next((m for m in moves if m["type"] == "place"), None)
         if place is not None:
             other = next(c for c in seated.values() if c is not client)
-            _take_back(client, other, lambda c=client, m=place: click_move(c, m))
+            _take_back(client, other, lambda c=client, m=place: click_move(c, m),
+                       "temple-of-five")
             return
         version = client.version
         click_move(client, moves[0])
