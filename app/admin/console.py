@@ -7,16 +7,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from app.admin.replays import log_rows, replay_payload, state_at
+from app.admin.replays import replay_payload, state_at
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.store.models import Player, Room, Seat, utcnow
+from app.store.models import Room, utcnow
 from app.table import rooms
 from games import REGISTRY
 from games.protocol import replay
@@ -31,19 +29,6 @@ def _to_act(room: Room) -> list[int]:
         return []
 
 
-async def _players(session: AsyncSession, codes: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Each room's seats: who holds them and whether they are connected."""
-    rows = (await session.execute(
-        select(Seat, Player.name).outerjoin(Player, Seat.player_id == Player.id)
-        .where(Seat.room_code.in_(codes)).order_by(Seat.room_code, Seat.seat))).all()
-    found: dict[str, list[dict[str, Any]]] = {code: [] for code in codes}
-    for seat, name in rows:
-        found[seat.room_code].append({"seat": seat.seat, "name": name, "bot": seat.bot,
-                                      "connections": seat.connections,
-                                      "connected": seat.bot is not None or seat.connections > 0})
-    return found
-
-
 async def list_rooms(hall: Context, status: str | None, stalled_minutes: float | None,
                      q: str | None) -> list[dict[str, Any]]:
     """Rooms, newest change first; `q` finds a room by (part of) its code or a player's name.
@@ -51,69 +36,44 @@ async def list_rooms(hall: Context, status: str | None, stalled_minutes: float |
     Without a status, rooms that may need help (playing or errored, the longest-quiet first)
     come before the newest of the rest, so that many finished rooms never crowd out a stalled one.
     """
-    query = select(Room)
-    if status:
-        query = query.where(Room.status == status)
-    if stalled_minutes is not None:
-        query = query.where(Room.status == "active",
-                            Room.updated_at < utcnow() - timedelta(minutes=stalled_minutes))
-    if q and q.strip():
-        needle = q.strip().lower()
-        by_player = (select(Seat.room_code).join(Player, Seat.player_id == Player.id)
-                     .where(func.lower(Player.name).contains(needle, autoescape=True)))
-        query = query.where(or_(Room.code.contains(needle, autoescape=True),
-                                Room.code.in_(by_player)))
-    async with hall.sessions() as session:
-        if status or stalled_minutes is not None:
-            found = list(await session.scalars(query.order_by(Room.updated_at.desc())
-                                               .limit(500)))
-        else:
-            live = Room.status.in_(("active", "errored"))
-            found = [*await session.scalars(query.where(live).order_by(Room.updated_at)
-                                            .limit(500)),
-                     *await session.scalars(query.where(~live).order_by(Room.updated_at.desc())
-                                            .limit(200))]
-        players = await _players(session, [r.code for r in found])
+    quiet_since = (utcnow() - timedelta(minutes=stalled_minutes)
+                   if stalled_minutes is not None else None)
+    read = await hall.store.admin_rooms(status, quiet_since, q)
     return [{"code": r.code, "game": r.game, "status": r.status, "version": r.version,
              "last_move_at": r.last_move_at, "updated_at": r.updated_at,
              "created_at": r.created_at, "has_error": r.error is not None,
-             "error": r.error, "to_act": _to_act(r), "players": players[r.code]}
-            for r in found]
+             "error": r.error, "to_act": _to_act(r), "players": read.players[r.code]}
+            for r in read.rooms]
 
 
 async def inspect_room(hall: Context, code: str) -> dict[str, Any]:
-    async with hall.sessions() as session:
-        room = await rooms.get_room(session, code)
-        seats = await rooms.seats_of(session, room.code)
-        moves = await log_rows(session, room.code)
-        game = REGISTRY[room.game]
-        return {
-            "room": await rooms.room_payload(session, room),
-            "state": room.state,
-            "seed": room.seed,
-            "error": room.error,
-            "to_act": _to_act(room) if room.status == "active" else [],
-            "connections": {s.seat: s.connections for s in seats},
-            "players": (await _players(session, [room.code]))[room.code],
-            "created_at": room.created_at,
-            "last_move_at": room.last_move_at,
-            "log": [{"version": m.version, "seat": m.seat, "client_id": m.client_id,
-                     "move": m.move, "text": game.describe(m.move), "events": m.events,
-                     "at": m.created_at, "by": m.by} for m in moves],
-        }
+    read = await hall.store.admin_room(code)
+    room, game = read.room, REGISTRY[read.room.game]
+    return {
+        "room": read.payload,
+        "state": room.state,
+        "seed": room.seed,
+        "error": room.error,
+        "to_act": _to_act(room) if room.status == "active" else [],
+        "connections": {s.seat: s.connections for s in read.seats},
+        "players": read.players,
+        "created_at": room.created_at,
+        "last_move_at": room.last_move_at,
+        "log": [{"version": m.version, "seat": m.seat, "client_id": m.client_id,
+                 "move": m.move, "text": game.describe(m.move), "events": m.events,
+                 "at": m.created_at, "by": m.by} for m in read.rows],
+    }
 
 
 async def state_at_version(hall: Context, code: str, version: int) -> dict[str, Any]:
     """The full state the room had at `version`, rebuilt from the log: a rollback's preview."""
-    async with hall.sessions() as session:
-        room = await rooms.get_room(session, code)
-        if room.state is None or not 0 <= version <= room.version:
-            raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
-        seats = await rooms.seats_of(session, room.code)
-        rows = await log_rows(session, room.code, upto=version)
+    read = await hall.store.room_log(code, upto=version)
+    room = read.room
+    if room.state is None or not 0 <= version <= room.version:
+        raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
     game = REGISTRY[room.game]
     try:
-        state = await run_in_threadpool(state_at, room, len(seats), rows, version)
+        state = await run_in_threadpool(state_at, room, read.seats, read.rows, version)
         outcome = game.outcome(state)
         to_act = sorted(game.to_act(state)) if outcome is None else []
     except Exception as exc:
@@ -143,8 +103,7 @@ async def replace_with_bot(hall: Context, code: str, seat_no: int, actor: str) -
 
 async def force_zombie_move(hall: Context, code: str, seat: int,
                             actor: str) -> dict[str, Any]:
-    async with hall.sessions() as session:
-        room = await rooms.get_room(session, code)
+    room = await hall.store.room_row(code)
     if seat not in _to_act(room):
         raise ApiError(409, "not_your_turn", f"Seat {seat} is not to act.")
     room_code, seen = room.code, room.version

@@ -8,8 +8,8 @@ The rarer paths (leaving, votes and handovers, rematches, the move log, replays,
 the admin's actions and the audit log) are methods too, written once in the ORM
 (`app.store.shared.SharedPaths`, which both stores inherit). Both stores also hand out the
 SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`) to the background services not
-yet behind a method (the room sweep, clocks, the heartbeat's reaper, take-backs, the admin's
-reads). What differs between the two databases (the hot path) each store writes itself.
+yet behind a method (the room sweep, clocks, the heartbeat's reaper, take-backs, the audit
+lines of the admin's looks). What differs between the two databases (the hot path) each store writes itself.
 """
 
 from __future__ import annotations
@@ -109,6 +109,34 @@ class LogRead:
     room: Any
     seat: int | None
     rows: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomLog:
+    """A room, its seat count and its move rows in version order (up to a version)."""
+
+    room: Any
+    seats: int
+    rows: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AdminRooms:
+    """The rooms the admin's list shows, and each room's seats as the console shows them."""
+
+    rooms: list[Any]
+    players: dict[str, list[dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class AdminRoom:
+    """Everything the admin's look inside one room shows."""
+
+    room: Any
+    seats: list[Any]
+    rows: list[Any]
+    payload: dict[str, Any]
+    players: list[dict[str, Any]]
 
 
 # An admin's rollback: the state rebuilt from the room's seed and the kept move rows (room, seat
@@ -224,6 +252,15 @@ class Store(Protocol):
 
     # -- the admin's actions and the audit log ---------------------------------------------------
     # Each action writes its audit line in its own transaction, with the room's notification.
+    async def admin_rooms(self, status: str | None, quiet_since: datetime | None,
+                          q: str | None) -> AdminRooms:
+        """Rooms by status, active ones quiet since a time, or found by (part of) a code or a
+        player's name; without a status or time, the live rooms longest quiet first, then the
+        newest of the rest."""
+    async def admin_room(self, code: str) -> AdminRoom: ...
+    async def room_log(self, code: str, upto: int | None = None) -> RoomLog: ...
+    async def room_row(self, code: str) -> Any:
+        """The room's columns as stored (a 404 if there is none)."""
     async def audit_log(self, code: str | None, limit: int) -> list[Any]:
         """Audit lines (id, at, actor, action, room_code, version, detail), newest first."""
     async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str: ...

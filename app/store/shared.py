@@ -14,12 +14,20 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
 from app.play.movelog import by_name
-from app.store.base import LineCheck, LogRead, Rebuild, ReplayRead
+from app.store.base import (
+    AdminRoom,
+    AdminRooms,
+    LineCheck,
+    LogRead,
+    Rebuild,
+    ReplayRead,
+    RoomLog,
+)
 from app.store.db import OrmPaths, transaction
 from app.store.hub import Hub
 from app.store.models import AdminAction, ChatMessage, MoveRow, Player, Room, Seat, Watcher
@@ -162,6 +170,54 @@ class SharedPaths(OrmPaths):
 
     # -- the admin's actions and the audit log ---------------------------------------------------
 
+    async def admin_rooms(self, status: str | None, quiet_since: datetime | None,
+                          q: str | None) -> AdminRooms:
+        query = select(Room)
+        if status:
+            query = query.where(Room.status == status)
+        if quiet_since is not None:
+            query = query.where(Room.status == "active", Room.updated_at < quiet_since)
+        if q and q.strip():
+            needle = q.strip().lower()
+            by_player = (select(Seat.room_code).join(Player, Seat.player_id == Player.id)
+                         .where(func.lower(Player.name).contains(needle, autoescape=True)))
+            query = query.where(or_(Room.code.contains(needle, autoescape=True),
+                                    Room.code.in_(by_player)))
+        async with self.sessions() as session:
+            if status or quiet_since is not None:
+                found = list(await session.scalars(query.order_by(Room.updated_at.desc())
+                                                   .limit(500)))
+            else:
+                live = Room.status.in_(("active", "errored"))
+                found = [*await session.scalars(query.where(live).order_by(Room.updated_at)
+                                                .limit(500)),
+                         *await session.scalars(query.where(~live)
+                                                .order_by(Room.updated_at.desc()).limit(200))]
+            return AdminRooms(found, await _players(session, [r.code for r in found]))
+
+    async def admin_room(self, code: str) -> AdminRoom:
+        async with self.sessions() as session:
+            room = await rooms.get_room(session, code)
+            seats = await rooms.seats_of(session, room.code)
+            moves = list(await session.scalars(select(MoveRow).where(
+                MoveRow.room_code == room.code).order_by(MoveRow.version)))
+            return AdminRoom(room, seats, moves, await rooms.room_payload(session, room),
+                             (await _players(session, [room.code]))[room.code])
+
+    async def room_log(self, code: str, upto: int | None = None) -> RoomLog:
+        async with self.sessions() as session:
+            room = await rooms.get_room(session, code)
+            seats = await rooms.seats_of(session, room.code)
+            query = select(MoveRow).where(MoveRow.room_code == room.code)
+            if upto is not None:
+                query = query.where(MoveRow.version <= upto)
+            rows = list(await session.scalars(query.order_by(MoveRow.version)))
+        return RoomLog(room, len(seats), rows)
+
+    async def room_row(self, code: str) -> Any:
+        async with self.sessions() as session:
+            return await rooms.get_room(session, code)
+
     async def audit_log(self, code: str | None, limit: int) -> list[Any]:
         query = select(AdminAction).order_by(AdminAction.id.desc()).limit(limit)
         if code:
@@ -225,6 +281,19 @@ class SharedPaths(OrmPaths):
             room.status = "aborted"
             await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
         return room.code
+
+
+async def _players(session: AsyncSession, codes: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each room's seats: who holds them and whether they are connected."""
+    rows = (await session.execute(
+        select(Seat, Player.name).outerjoin(Player, Seat.player_id == Player.id)
+        .where(Seat.room_code.in_(codes)).order_by(Seat.room_code, Seat.seat))).all()
+    found: dict[str, list[dict[str, Any]]] = {code: [] for code in codes}
+    for seat, name in rows:
+        found[seat.room_code].append({"seat": seat.seat, "name": name, "bot": seat.bot,
+                                      "connections": seat.connections,
+                                      "connected": seat.bot is not None or seat.connections > 0})
+    return found
 
 
 def _audit(session: AsyncSession, actor: str, action: str, code: str, version: int | None,
