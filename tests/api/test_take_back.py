@@ -6,6 +6,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+
+from app.play.offers import may_take_back
 from games import REGISTRY
 from games.protocol import match_rng
 from tests.api.client import Api, Conn
@@ -163,4 +166,35 @@ async def test_a_take_back_gives_back_the_fischer_increment(api: Api) -> None:
     # Both as of the taken-back move's time: time spent stays spent, the 30 s go back.
     assert round(earned - mover.state["clock_banks"][str(seat)], 3) == 30
     for conn in conns:
+        await conn.close()
+
+
+async def test_several_steps_of_one_turn_are_taken_back_one_by_one(api: Api) -> None:
+    code, _, conns, watcher = await _table(api, "five-realms")
+    game = REGISTRY["five-realms"]
+    [seat] = conns[0].state["to_act"]
+    mover = conns[seat]
+    deal = _views([*conns, watcher])
+    for version in (1, 2):  # two steps the seat may take back, chosen with the room's seed
+        inside = await api.admin("GET", f"/rooms/{code}")
+        state, seed = inside["state"], inside["seed"]
+        step = None
+        for move in game.legal_moves(state, seat):
+            rng = match_rng(seed, version)
+            after, _ = game.apply(state, seat, move, rng)
+            if may_take_back(game, state, seat, move, after, rng.drew):
+                step = move
+                break
+        if step is None:
+            pytest.skip("this deal has no second step to take back")
+        assert (await mover.move(step))["version"] == version
+        await _at([*conns, watcher], version)
+        assert mover.state["can_undo"]
+    assert (await _undo(mover))["version"] == 1
+    await _at([*conns, watcher], 1)
+    assert mover.state["can_undo"], "the turn's first step may be taken back in turn"
+    assert (await _undo(mover))["version"] == 0
+    await _at([*conns, watcher], 0)
+    assert _views([*conns, watcher]) == deal and not mover.state["can_undo"]
+    for conn in [*conns, watcher]:
         await conn.close()
