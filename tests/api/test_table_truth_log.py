@@ -185,3 +185,46 @@ def test_admin_lines_are_placed_after_the_move_they_followed() -> None:
         (0, "The admin played the default move for Ann."), (1, "Bob took back: a gem."),
         (1, "The admin played the default move for Bob."),
         (1, "The admin rolled the game back to move 1.")]
+
+
+async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> None:
+    """`roomread` (one statement) and the session path build the same `admin_log` and
+    `closed_reason`, take-backs and lines without a sentence included."""
+    from app.store.models import AdminAction, Player
+    from app.store.postgres import seatwrite
+    from app.table import rooms
+    from tests.api.inprocess import hall_on
+    from tests.api.test_room_read import _both
+
+    async with hall_on("postgres") as hall:
+        async with hall.sessions() as session, session.begin():
+            players = [Player(id=f"t{n}", name=f"T{n}", token_hash=f"th{n}") for n in range(2)]
+            session.add_all(players)
+            code = (await rooms.create_room(session, players[0], "gem-pyramid", None, 2,
+                                            True)).code
+        pool = hall.store.cache.pool
+        await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats,
+                               players[1], None)
+        await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats,
+                               players[0])
+        async with hall.sessions() as session, session.begin():
+            for action, version, detail in (
+                    ("zombie", 0, {"text": "The admin played the default move for T0.",
+                                   "made": 1}),
+                    ("take_back", 2, {"text": "T1 took back: a gem.", "made": 1}),
+                    ("bot", 1, {"seat": 1}),
+                    ("rollback", 3, {"text": "The admin rolled the game back to move 0.",
+                                     "to": 0}),
+                    ("abort", 0, {"text": "The admin closed this room."})):
+                session.add(AdminAction(actor="admin", action=action, room_code=code,
+                                        version=version, detail=detail))
+            room = await rooms.get_room(session, code, for_update=True)
+            room.status = "aborted"
+        hall.store.forget(code)
+        by_session, by_statement = await _both(hall, code)
+        assert by_statement["admin_log"] == by_session["admin_log"]
+        assert [(n["version"], n["text"]) for n in by_statement["admin_log"]] == [
+            (0, "The admin played the default move for T0."), (0, "T1 took back: a gem."),
+            (0, "The admin rolled the game back to move 0."), (0, "The admin closed this room.")]
+        assert by_statement["closed_reason"] == by_session["closed_reason"] == \
+            "The admin closed this room."
