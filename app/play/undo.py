@@ -107,55 +107,72 @@ async def _earlier(session: Any, code: str, player_id: str, undo_id: str) -> int
     return None
 
 
+def _mine_to_take_back(room: Room, seats: list[Any], rows: list[MoveRow], player_id: str,
+                       seen_version: int) -> tuple[int, MoveRow]:
+    """The generic checks: the player's seat and the move row they may ask to take back."""
+    if room.status != "active" or room.state is None:
+        raise ApiError(409, "cannot_undo", "The game is not being played: there is nothing to "
+                       "take back.")
+    seat = next((s.seat for s in seats if s.player_id == player_id), None)
+    if seat is None:
+        raise ApiError(403, "not_seated", "You are watching: only seated players take back a "
+                       "move.")
+    if seen_version != room.version:
+        raise ApiError(409, "stale", "The game moved on since you asked; here is the current "
+                       "state.")
+    last = rows[-1] if rows else None
+    if last is None or last.seat != seat:
+        raise ApiError(409, "cannot_undo", "The last move is not yours: once another seat has "
+                       "moved, yours stands.")
+    if last.client_id.startswith(PLATFORM_PREFIX):
+        raise ApiError(409, "cannot_undo", "That move was made for you (by the clock, a bot or "
+                       "the admin): it cannot be taken back.")
+    return seat, last
+
+
+def _audit_line(game: Game, room: Room, name: str, seat: int, last: MoveRow, undo_id: str,
+                player_id: str) -> AdminAction:
+    """The `take_back` audit line: the players' log sentence, and the id's first result."""
+    shown = game.redact_move(last.move, seat, None)  # the sentence is for everyone
+    what = game.describe(shown) if shown is not None else "a hidden move"
+    return AdminAction(actor=name[:40], action=TAKE_BACK, room_code=room.code,
+                       version=room.version,
+                       detail={"id": undo_id, "player": player_id, "seat": seat,
+                               "move": last.move, "made": room.version - 1,
+                               "text": f"{name} took back: {what}"})
+
+
 async def take_back(hall: Context, code: str, player_id: str, undo_id: str,
                     seen_version: int) -> int:
     """Take back the player's last move in room `code`; the version the room is at after."""
     code = rooms.normalize_code(code)
-    async with hall.locks.get(code), hall.sessions() as session, transaction(session):
-        room = await rooms.get_room(session, code, for_update=True)
-        done = await _earlier(session, room.code, player_id, undo_id)
-        if done is not None:
-            return done
-        if room.status != "active" or room.state is None:
-            raise ApiError(409, "cannot_undo", "The game is not being played: there is nothing "
-                           "to take back.")
-        seats = await rooms.seats_of(session, room.code)
-        seat = next((s.seat for s in seats if s.player_id == player_id), None)
-        if seat is None:
-            raise ApiError(403, "not_seated", "You are watching: only seated players take back "
-                           "a move.")
-        if seen_version != room.version:
-            raise ApiError(409, "stale", "The game moved on since you asked; here is the "
-                           "current state.")
-        rows = await log_rows(session, room.code)
-        last = rows[-1] if rows else None
-        if last is None or last.seat != seat:
-            raise ApiError(409, "cannot_undo", "The last move is not yours: once another seat "
-                           "has moved, yours stands.")
-        if last.client_id.startswith(PLATFORM_PREFIX):
-            raise ApiError(409, "cannot_undo", "That move was made for you (by the clock, a bot "
-                           "or the admin): it cannot be taken back.")
-        game = REGISTRY[room.game]
-        undone = await run_in_threadpool(_rebuild, game, room, len(seats), rows, seat)
-        name = await session.scalar(select(Player.name).where(Player.id == player_id))
-        shown = game.redact_move(last.move, seat, None)
-        what = game.describe(shown) if shown is not None else "a hidden move"
-        await session.delete(last)
-        session.add(AdminAction(
-            actor=(name or f"Seat {seat + 1}")[:40], action=TAKE_BACK, room_code=room.code,
-            version=room.version,
-            detail={"id": undo_id, "player": player_id, "seat": seat, "move": last.move,
-                    "made": room.version - 1, "text": f"{name or f'Seat {seat + 1}'} took back: "
-                    f"{what}"}))
-        room.state, room.version = undone.before, room.version - 1
-        if room.clock_banks is not None and room.clock_increment:
-            # Time spent stays spent, but the increment the move earned goes with it: else
-            # taking back and moving again would wind a Fischer clock up at will.
-            banks = dict(room.clock_banks)
-            banks[str(seat)] = max(0.0, banks.get(str(seat), 0.0) - room.clock_increment)
-            room.clock_banks = banks
-        made = room.version
-        await hall.room_changed(room.code, session, reset=True)
-    remember(code, made, seat if undone.next_undoable else None)
+    async with hall.locks.get(code):
+        async with hall.sessions() as session, transaction(session):
+            room = await rooms.get_room(session, code, for_update=True)
+            done = await _earlier(session, room.code, player_id, undo_id)
+            if done is not None:
+                return done
+            seats = await rooms.seats_of(session, room.code)
+            rows = await log_rows(session, room.code)
+            seat, last = _mine_to_take_back(room, seats, rows, player_id, seen_version)
+            game = REGISTRY[room.game]
+            undone = await run_in_threadpool(_rebuild, game, room, len(seats), rows, seat)
+            name = await session.scalar(select(Player.name).where(Player.id == player_id))
+            session.add(_audit_line(game, room, name or f"Seat {seat + 1}", seat, last,
+                                    undo_id, player_id))
+            await session.delete(last)
+            room.state, room.version = undone.before, room.version - 1
+            if room.clock_banks is not None and room.clock_increment:
+                # Time spent stays spent, but the increment the move earned goes with it: else
+                # taking back and moving again would wind a Fischer clock up at will.
+                banks = dict(room.clock_banks)
+                banks[str(seat)] = max(0.0, banks.get(str(seat), 0.0) - room.clock_increment)
+                room.clock_banks = banks
+            made = room.version
+            await hall.room_changed(room.code, session, reset=True)
+        # Under the lock still: a move queued behind this one must not be judged on what the
+        # store holds of the room from before the take-back.
+        hall.store.forget(code)
+        remember(code, made, seat if undone.next_undoable else None)
     await hall.after_room_change(code, force_state=True)
     return made
