@@ -12,8 +12,6 @@ import logging
 import secrets
 from typing import Any
 
-from sqlalchemy import select
-
 from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
@@ -22,7 +20,6 @@ from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.store.choice import open_store
-from app.store.models import Room
 from app.table import chat, presence
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
@@ -65,10 +62,8 @@ class Hall:
 
     async def _wake_waiting_bots(self) -> None:
         """After a restart, rooms whose bots were mid-game carry on."""
-        async with self.sessions() as session:
-            codes = await session.scalars(select(Room.code).where(Room.status == "active"))
-            for code in codes:
-                self.bots.wake(code)
+        for code in await self.store.active_rooms():
+            self.bots.wake(code)
 
     # -- pushing -----------------------------------------------------------------------------
 
@@ -155,12 +150,6 @@ class Hall:
     async def mark_errored(self, code: str, exc: BaseException) -> None:
         """A rule module raised: keep the traceback for the admin, pause only this room."""
         log.error("room %s errored", code, exc_info=exc)
-        async with self.sessions() as session, session.begin():
-            room = await session.get(Room, code, with_for_update=True)
-            if room is None or room.status == "errored":
-                return
-            room.status = "errored"
-            room.error = error_text(exc)
-            await self.room_changed(code, session)
-        await self.after_room_change(code)
+        if await self.store.mark_errored(code, error_text(exc)):
+            await self.after_room_change(code)
 

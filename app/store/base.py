@@ -9,7 +9,8 @@ the admin's actions and the audit log) are methods too, written once in the ORM
 (`app.store.shared.SharedPaths`, which both stores inherit). Both stores also hand out the
 SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`) to the background services not
 yet behind a method (the room sweep, clocks, the heartbeat's reaper, take-backs, the audit
-lines of the admin's looks). What differs between the two databases (the hot path) each store writes itself.
+lines of the admin's looks). What differs between the two databases (the hot path) each store
+writes itself.
 """
 
 from __future__ import annotations
@@ -189,6 +190,11 @@ class Store(Protocol):
     async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None: ...
     def forget(self, code: str) -> None:
         """Someone changed the room's seats or status: what is held of it is stale."""
+    async def active_rooms(self) -> list[str]:
+        """The codes of the rooms being played (their bots carry on after a restart)."""
+    async def mark_errored(self, code: str, error: str) -> bool:
+        """Pause a room whose rules raised, keeping the traceback; False if it was already
+        paused (or is gone)."""
     async def open_rooms(self) -> list[dict[str, Any]]:
         """The newest public rooms in the lobby, as wire `room` objects."""
     async def leave_room(self, code: str, player: Player) -> str:

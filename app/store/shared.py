@@ -66,6 +66,19 @@ class SharedPaths(OrmPaths):
 
     # -- rooms and seats -----------------------------------------------------------------------
 
+    async def active_rooms(self) -> list[str]:
+        async with self.sessions() as session:
+            return list(await session.scalars(select(Room.code).where(Room.status == "active")))
+
+    async def mark_errored(self, code: str, error: str) -> bool:
+        async with self.sessions() as session, session.begin():
+            room = await session.get(Room, code, with_for_update=True)
+            if room is None or room.status == "errored":
+                return False
+            room.status, room.error = "errored", error
+            await self.hub.notify_in(session, f"room:{code}:{self.origin}")
+        return True
+
     async def open_rooms(self) -> list[dict[str, Any]]:
         async with self.sessions() as session:
             found = await session.scalars(select(Room).where(Room.status == "lobby",
