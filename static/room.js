@@ -270,11 +270,15 @@ class RoomPage {
     if (previous && message.version < previous.version) {
       // A take-back (one step, by a seat that is to act again) or the admin's rollback: the
       // later moves are gone, and the table is told so.
+      // The room message (pushed first) names a take-back in its newest admin_log line.
       const mover = this.log.get(previous.version)?.seat;
-      const tookBack = previous.version - message.version === 1 && mover != null && (message.to_act || []).includes(mover);
+      const newest = (this.room?.admin_log || []).at(-1);
+      const tookBack = newest ? newest.version === message.version && newest.text.includes(" took back")
+        : previous.version - message.version === 1 && mover != null && (message.to_act || []).includes(mover);
       for (const version of this.log.keys()) if (version > message.version) this.log.delete(version);
       for (const version of this.myVersions) if (version > message.version) this.myVersions.delete(version);
-      if (tookBack) toast(mover === message.seat ? "You took back your last step." : `${this.name(mover)} took back a step.`, "info");
+      const mine = [...this.pending.values()].some((p) => p.kind === "undo"); // its ack follows
+      if (tookBack) toast(mine ? "You took back your last step." : newest?.text || `${this.name(mover)} took back a step.`, "info");
       else {
         this.rolledBack = { from: previous.version, to: message.version };
         toast(`The game was rolled back to move ${message.version}.`, "info");
@@ -353,7 +357,7 @@ class RoomPage {
         toast("The server did not answer that move in time; reconnecting.");
         this.reconnectNow();
       }, MOVE_TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, kind: message.type });
       this.send({ ...message, id, version: this.state.version });
       this.draw();
     });
