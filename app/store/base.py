@@ -8,7 +8,7 @@ The rarer paths (leaving, votes and handovers, rematches, the move log, replays,
 the admin's actions and the audit log) are methods too, written once in the ORM
 (`app.store.shared.SharedPaths`, which both stores inherit). Both stores also hand out the
 SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`) to the background services not
-yet behind a method (the room sweep, clocks, the heartbeat's reaper, take-backs, the audit
+yet behind a method (clocks, the heartbeat's reaper, take-backs, the audit
 lines of the admin's looks). What differs between the two databases (the hot path) each store
 writes itself.
 """
@@ -195,6 +195,13 @@ class Store(Protocol):
     async def mark_errored(self, code: str, error: str) -> bool:
         """Pause a room whose rules raised, keeping the traceback; False if it was already
         paused (or is gone)."""
+    async def close_idle_rooms(self, lobby_before: datetime | None,
+                               quiet_before: datetime | None, now: datetime) -> list[str]:
+        """Abort the waiting rooms unchanged since `lobby_before` and the games with no move
+        since `quiet_before` (None: none), telling every process; their codes. The statement
+        itself re-checks, so sweeps at once, or a move meanwhile, do no harm."""
+    async def delete_closed_rooms(self, before: datetime) -> None:
+        """Delete rooms over (with their log, seats and chat) quiet since `before`."""
     async def open_rooms(self) -> list[dict[str, Any]]:
         """The newest public rooms in the lobby, as wire `room` objects."""
     async def leave_room(self, code: str, player: Player) -> str:

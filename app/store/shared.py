@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
@@ -34,6 +34,8 @@ from app.store.models import AdminAction, ChatMessage, MoveRow, Player, Room, Se
 from app.table import absence, rooms
 
 PLAYERS = Player.__table__
+# A room in one of these states is over; it is deleted once its retention runs out.
+CLOSED = ("finished", "aborted", "errored")
 # Open rooms listed at most (the newest).
 OPEN_ROOMS = 100
 
@@ -78,6 +80,28 @@ class SharedPaths(OrmPaths):
             room.status, room.error = "errored", error
             await self.hub.notify_in(session, f"room:{code}:{self.origin}")
         return True
+
+    async def close_idle_rooms(self, lobby_before: datetime | None,
+                               quiet_before: datetime | None, now: datetime) -> list[str]:
+        idle: list[ColumnElement[bool]] = []
+        if lobby_before is not None:
+            idle.append(and_(Room.status == "lobby", Room.updated_at < lobby_before))
+        if quiet_before is not None:
+            idle.append(and_(Room.status == "active", _last_activity() < quiet_before))
+        if not idle:
+            return []
+        async with self.sessions() as session, session.begin():
+            codes = list(await session.scalars(
+                update(Room).where(or_(*idle)).values(status="aborted", updated_at=now)
+                .returning(Room.code)))
+            for code in codes:
+                await self.hub.notify_in(session, f"room:{code}:{self.origin}")
+        return codes
+
+    async def delete_closed_rooms(self, before: datetime) -> None:
+        async with self.sessions() as session, session.begin():
+            await session.execute(delete(Room).where(
+                Room.status.in_(CLOSED), _last_activity() < before, Room.updated_at < before))
 
     async def open_rooms(self) -> list[dict[str, Any]]:
         async with self.sessions() as session:
@@ -307,6 +331,10 @@ async def _players(session: AsyncSession, codes: list[str]) -> dict[str, list[di
                                       "connections": seat.connections,
                                       "connected": seat.bot is not None or seat.connections > 0})
     return found
+
+
+def _last_activity() -> ColumnElement[Any]:
+    return func.coalesce(Room.last_move_at, Room.updated_at)
 
 
 def _audit(session: AsyncSession, actor: str, action: str, code: str, version: int | None,

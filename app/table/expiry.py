@@ -11,16 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime, timedelta
-from typing import Any
-
-from sqlalchemy import ColumnElement, and_, delete, func, or_, update
+from datetime import timedelta
 
 from app.context import Context
-from app.store.models import Room, utcnow
+from app.store.models import utcnow
 
 log = logging.getLogger(__name__)
-CLOSED = ("finished", "aborted", "errored")
 
 
 class RoomSweeper:
@@ -50,33 +46,16 @@ class RoomSweeper:
 
     async def sweep(self) -> None:
         settings, now = self._hall.settings, utcnow()
-        idle = []
+        lobby_before = quiet_before = None
         if settings.lobby_expiry_hours > 0:
-            idle.append(and_(Room.status == "lobby",
-                             Room.updated_at < now - timedelta(hours=settings.lobby_expiry_hours)))
+            lobby_before = now - timedelta(hours=settings.lobby_expiry_hours)
         if settings.abandoned_expiry_days > 0:
-            idle.append(and_(Room.status == "active", _last_activity() <
-                             now - timedelta(days=settings.abandoned_expiry_days)))
-        if idle:
-            await self._close(or_(*idle), now)
+            quiet_before = now - timedelta(days=settings.abandoned_expiry_days)
+        if lobby_before is not None or quiet_before is not None:
+            codes = await self._hall.store.close_idle_rooms(lobby_before, quiet_before, now)
+            for code in codes:
+                log.info("room %s closed: nobody used it within the expiry time", code)
+                await self._hall.after_room_change(code)
         if settings.room_retention_days > 0:
             cutoff = now - timedelta(days=settings.room_retention_days)
-            async with self._hall.sessions() as session, session.begin():
-                await session.execute(delete(Room).where(
-                    Room.status.in_(CLOSED), _last_activity() < cutoff, Room.updated_at < cutoff))
-
-    async def _close(self, condition: ColumnElement[bool], now: datetime) -> None:
-        """Abort the rooms `condition` picks and tell everyone connected to them."""
-        async with self._hall.sessions() as session, session.begin():
-            codes = list(await session.scalars(
-                update(Room).where(condition).values(status="aborted", updated_at=now)
-                .returning(Room.code)))
-            for code in codes:
-                await self._hall.room_changed(code, session)
-        for code in codes:
-            log.info("room %s closed: nobody used it within the expiry time", code)
-            await self._hall.after_room_change(code)
-
-
-def _last_activity() -> ColumnElement[Any]:
-    return func.coalesce(Room.last_move_at, Room.updated_at)
+            await self._hall.store.delete_closed_rooms(cutoff)
