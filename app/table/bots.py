@@ -44,7 +44,7 @@ def pool_size(workers: int) -> int:
 
 
 class BotThinker:
-    """The process pool and the guarded call into it (also used by the turn clock)."""
+    """The process pool and the guarded call into it."""
 
     def __init__(self, settings: Settings) -> None:
         self._workers = pool_size(settings.bot_workers)
@@ -55,7 +55,7 @@ class BotThinker:
         self.think = think
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
-        """The pool, made on the first bot's wake (a server without bots spawns no worker)."""
+        """The pool, made for the first search (a server without bots spawns no worker)."""
         if self._pool is None:
             # spawn, not fork: the server's process holds threads and open connections.
             self._pool = ProcessPoolExecutor(self._workers,
@@ -71,30 +71,47 @@ class BotThinker:
                      seed: str) -> Move:
         """A legal move for `seat` at `level`; never raises for a seat with a legal move.
 
-        The random level needs no search and is chosen here; every other runs in the pool.
+        The random level needs no search and is chosen here, as before levels (one choice among
+        the legal moves); every other runs in the pool.
         """
         level = level_of(level)
         if engine.LEVELS[level].kind == "random":
             return engine.choose(game_id, state, seat, level, seed)
         budget = engine.LEVELS[level].seconds + self._grace
-        loop = asyncio.get_running_loop()
+        pool = self._ensure_pool()
         try:
             # The engine answers a legal move or its own fallback: nothing is checked here, on
             # the loop (a game's legal moves can cost tens of milliseconds).
-            return await asyncio.wait_for(loop.run_in_executor(
-                self._ensure_pool(), self.think, game_id, state, seat, level, seed,
-                self._iterations(level)), budget)
+            return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+                pool, self.think, game_id, state, seat, level, seed, self._iterations(level)),
+                budget)
         except TimeoutError:
-            log.warning("bot (%s) in %s took over %.1f s; playing a fallback move", level,
-                        game_id, budget)
+            log.warning("bot (%s) in %s took over %.1f s; playing a fallback move and "
+                        "starting new bot workers", level, game_id, budget)
+            self._retire(pool, end_workers=True)
         except BrokenProcessPool:
-            log.error("the bot pool broke; starting a new one and playing a fallback move")
-            self._pool = None
+            log.error("the bot pool broke; playing a fallback move and starting a new one")
+            self._retire(pool)
         except Exception:
             log.exception("bot (%s) in %s failed; playing a fallback move", level, game_id)
         # In a thread: the fallback reads the legal moves, which may be dear.
         return await asyncio.to_thread(engine.fallback_move, REGISTRY[game_id], state, seat,
                                        seed)
+
+    def _retire(self, pool: ProcessPoolExecutor, end_workers: bool = False) -> None:
+        """Stop using `pool` (if still the current one); the next search makes a new one.
+
+        After a timeout its workers are ended too: one may be stuck in a search that never
+        returns, and would hold a worker for good. Searches in flight for other rooms then
+        fail (BrokenProcessPool) and play their fallback moves."""
+        if self._pool is not pool:
+            return  # another room's failure already replaced it
+        self._pool = None
+        # No public way to end a pool's workers before Python 3.14 (terminate_workers).
+        processes = list((getattr(pool, "_processes", None) or {}).values()) if end_workers else []
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
     def stop(self) -> None:
         if self._pool is not None:
