@@ -16,6 +16,7 @@ from games import Game
 from games.protocol import Move, State
 
 _offers: dict[str, tuple[int, int]] = {}  # room -> (version, the seat that may take back)
+LIMIT = 50_000  # rooms remembered with an offer (one left mid-turn keeps its entry); oldest first
 
 
 def may_take_back(game: Game, before: State, seat: int, move: Move, after: State,
@@ -32,6 +33,9 @@ def remember(code: str, version: int, seat: int | None) -> None:
     if seat is None:
         _offers.pop(code, None)
     else:
+        _offers.pop(code, None)
+        if len(_offers) >= LIMIT:
+            del _offers[next(iter(_offers))]
         _offers[code] = (version, seat)
 
 
