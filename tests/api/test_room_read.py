@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
@@ -63,10 +64,16 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
     assert by_statement["status"] == "active" and by_statement["turn_deadline"] is not None
     # Three moves played by the turn clock, then an absent seat, a vote and a handover.
     for n in range(3):
+        async with hall.sessions() as session, session.begin():
+            # The clock plays only once the seat's deadline has passed.
+            await session.execute(update(Room).where(Room.code == code).values(
+                last_move_at=utcnow() - timedelta(seconds=61)))
+        hall.store.forget(code)
         async with hall.sessions() as session:
-            state = (await session.get(Room, code)).state
+            held = await session.get(Room, code)
+            state, version = held.state, held.version
         seat = sorted(GAME.to_act(state))[0]
-        await submit_move(hall, code, Mover(seat=seat), f"{CLOCK_ID_PREFIX}{n}", None,
+        await submit_move(hall, code, Mover(seat=seat), f"{CLOCK_ID_PREFIX}{n}", version,
                           GAME.legal_moves(state, seat)[0])
     async with hall.sessions() as session, session.begin():
         room = await session.get(Room, code, with_for_update=True)
