@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.context import Context
-from app.store.db import transaction
-from app.store.models import AdminAction, Room
 from app.table.rooms import normalize_code
 
 LIVE = ("active", "errored")
@@ -19,9 +17,4 @@ LIVE = ("active", "errored")
 
 async def audit_read(hall: Context, code: str, actor: str, what: str, **detail: Any) -> None:
     """Write a `read` line for a live room (nothing for another room, or none at all)."""
-    async with hall.sessions() as session, transaction(session):
-        room = await session.get(Room, normalize_code(code))
-        if room is None or room.status not in LIVE:
-            return
-        session.add(AdminAction(actor=actor, action="read", room_code=room.code,
-                                version=room.version, detail={"what": what, **detail}))
+    await hall.store.audit_look(normalize_code(code), actor, LIVE, {"what": what, **detail})

@@ -276,6 +276,10 @@ class Store(Protocol):
         """The room's columns as stored (a 404 if there is none)."""
     async def audit_log(self, code: str | None, limit: int) -> list[Any]:
         """Audit lines (id, at, actor, action, room_code, version, detail), newest first."""
+    async def audit_look(self, code: str, actor: str, statuses: tuple[str, ...],
+                         detail: dict[str, Any]) -> None:
+        """A `read` audit line for an admin's look inside the room, if its status is one of
+        `statuses` (nothing for another room, or none at all)."""
     async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str: ...
     async def admin_note_zombie(self, code: str, seat: int, seen: int, move: Any, made: int,
                                 actor: str) -> None:

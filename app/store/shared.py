@@ -262,6 +262,24 @@ class SharedPaths(OrmPaths):
         async with self.sessions() as session:
             return list(await session.scalars(query))
 
+    async def audit_look(self, code: str, actor: str, statuses: tuple[str, ...],
+                         detail: dict[str, Any]) -> None:
+        async with self.sessions() as session, transaction(session):
+            room = await session.get(Room, code)
+            if room is None or room.status not in statuses:
+                return
+            # The console re-reads an open room every few seconds: a look at a version this
+            # admin already looked at the same way shows nothing new, and is written once.
+            last = (await session.execute(
+                select(AdminAction.version, AdminAction.detail)
+                .where(AdminAction.room_code == room.code, AdminAction.actor == actor,
+                       AdminAction.action == "read")
+                .order_by(AdminAction.id.desc()).limit(1))).first()
+            if last is not None and last.version == room.version and last.detail == detail:
+                return
+            session.add(AdminAction(actor=actor, action="read", room_code=room.code,
+                                    version=room.version, detail=detail))
+
     async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str:
         async with self.sessions() as session, transaction(session):
             room = await rooms.get_room(session, code, for_update=True)
