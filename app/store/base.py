@@ -8,9 +8,8 @@ The rarer paths (leaving, votes and handovers, rematches, the move log, replays,
 the admin's actions and the audit log) are methods too, written once in the ORM
 (`app.store.shared.SharedPaths`, which both stores inherit). Both stores also hand out the
 SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`) to the background services not
-yet behind a method (clocks, the heartbeat's reaper, take-backs, the audit
-lines of the admin's looks). What differs between the two databases (the hot path) each store
-writes itself.
+yet behind a method (clocks, the heartbeat's reaper, take-backs). What differs between the
+two databases (the hot path) each store writes itself.
 """
 
 from __future__ import annotations
