@@ -158,10 +158,21 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
       h("section", { class: "card", "data-testid": "state" }, h("h2", {}, "Full state (unfiltered)"),
         data.state === null ? h("p", { class: "empty" }, "Not dealt yet.") : jsonBlock(data.state),
         h("p", { class: "hint" }, `Seed ${data.seed}`)),
-      h("section", { class: "card" }, h("h2", {}, "Admin actions on this room"), auditTable(page.audit, false)));
+      actionsCard(page.audit));
   }
 
   load();
   const timer = setInterval(() => { if (!document.querySelector("dialog[open]")) load(); }, 10000);
   return { dispose() { page.disposed = true; clearInterval(timer); } };
+}
+
+/** The actions taken on the room; admins' looks inside it (audited `read` lines) are counted
+ *  apart, so that a watched room's actions are not buried under its reads. */
+function actionsCard(audit) {
+  const actions = audit.filter((a) => a.action !== "read");
+  const looks = audit.length - actions.length;
+  return h("section", { class: "card" }, h("h2", {}, "Admin actions on this room"),
+    auditTable(actions, false),
+    looks ? h("p", { class: "hint", "data-testid": "audit-looks" },
+      `Admins looked inside this game ${looks} time${looks === 1 ? "" : "s"} (each look is in the audit log).`) : null);
 }
