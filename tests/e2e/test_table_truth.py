@@ -90,7 +90,7 @@ def test_the_live_log_of_a_temple_of_five_draft_equals_the_log_after_a_reload(op
     numbered = [int(m.group(1)) for line in live if (m := re.match(r"^(\d+) ", line))]
     assert numbered == list(range(version, -1, -1))
     exchange = next(i for i, line in enumerate(live)
-                    if "Everyone has passed on their tiles." in line)
+                    if "Everyone has passed on their tiles" in line)
     assert not re.match(r"^\d+ ", live[exchange]), "the event is not the move's first line"
     assert re.match(r"^\d+ (Ada|Bot \d) ", live[exchange - 1]), live[exchange - 1]
     last = me.page.locator("[data-testid=log] li[data-last=true]").first
