@@ -174,6 +174,16 @@ def tilings(region: int, counts: tuple[int, int, int, int]) -> Iterator[tuple[in
     if not region:
         yield ()
         return
+    for mask, left in _first_blocks(region, counts):
+        for more in tilings(region & ~mask, left):
+            yield (mask, *more)
+
+
+def _first_blocks(region: int, counts: tuple[int, int, int, int]
+                  ) -> Iterator[tuple[int, tuple[int, int, int, int]]]:
+    """Each block within `counts` that covers the lowest cell of `region` and leaves a tileable
+    rest, larger blocks first, with the counts left after it: the one step both `tilings` and
+    `_join` take, so that they try blocks in the same order."""
     cell = (region & -region).bit_length() - 1
     for size in sorted(SIZES, reverse=True):
         if not counts[size - 1]:
@@ -183,8 +193,7 @@ def tilings(region: int, counts: tuple[int, int, int, int]) -> Iterator[tuple[in
         left = (rest[0], rest[1], rest[2], rest[3])
         for mask in _ANCHORED[(cell, size)]:
             if mask & region == mask and tileable(region & ~mask, left):
-                for more in tilings(region & ~mask, left):
-                    yield (mask, *more)
+                yield mask, left
 
 
 @lru_cache(maxsize=100_000)
@@ -219,18 +228,8 @@ def _join(blocks: list[int], region: int, counts: tuple[int, int, int, int]) -> 
         return one_piece(blocks)
     if any(not contacts(figure) & region for figure in pieces(blocks)):
         return False
-    cell = (region & -region).bit_length() - 1
-    for size in (4, 3, 2, 1):
-        if not counts[size - 1]:
-            continue
-        rest = list(counts)
-        rest[size - 1] -= 1
-        left = (rest[0], rest[1], rest[2], rest[3])
-        for mask in _ANCHORED[(cell, size)]:
-            if mask & region == mask and tileable(region & ~mask, left) and _join(
-                    [*blocks, mask], region & ~mask, left):
-                return True
-    return False
+    return any(_join([*blocks, mask], region & ~mask, left)
+               for mask, left in _first_blocks(region, counts))
 
 
 def fewest_blocks(region: int, counts: tuple[int, int, int, int]) -> int | None:
