@@ -732,7 +732,7 @@ class RoomPage {
                                  title: "Ran out of time on the last moves in a row" }, "away") : null,
             this.seatClock(p.seat, acting)),
           scores ? h("span", { class: "seat-score", "data-testid": "seat-score", "data-seat": p.seat,
-                               title: "Score so far" }, `${formatScore(scores[p.seat] ?? 0)} pts`) : null,
+                               title: "Score so far" }, scoreText(scores[p.seat] ?? 0)) : null,
           h("span", { class: "seat-badge" }, badge(p.seat)));
       })));
   }
@@ -1017,4 +1017,9 @@ class RoomPage {
 
 function formatScore(score) {
   return Number.isInteger(score) ? String(score) : score.toFixed(1);
+}
+
+/** "1 pt", "5 pts", "2.5 pts". */
+function scoreText(score) {
+  return `${formatScore(score)} ${score === 1 ? "pt" : "pts"}`;
 }

@@ -95,7 +95,7 @@ def test_a_points_series_shows_the_running_score_beside_each_name(open_client) -
         client.wait_version(host.version)
         for seat, points in enumerate(view["scores"]):
             expect(client.page.locator(f"[data-testid=seat-score][data-seat='{seat}']")
-                   ).to_contain_text(f"{points}")
+                   ).to_have_text(f"{points} {'pt' if points == 1 else 'pts'}")
     log = host.page.get_by_test_id("log")
     expect(log).to_contain_text("wins game 1 of 2, scoring a point")
     expect(host.page.locator(APP)).to_have_attribute("data-status", "active")
