@@ -40,6 +40,14 @@ def spots(state: dict, seat: int = 0) -> set[tuple[int, int]]:
     return {(m["row"], m["pos"]) for m in GAME.legal_moves(state, seat)}
 
 
+def ending(fresh: dict) -> dict:
+    """Seat 1 holds one red gem, which fits on the second row, slot 4 (on a red and a blue), and
+    seat 2's hand is empty: that placement is the game's last."""
+    state = board(fresh, {(0, 4): "red", (0, 3): "blue"}, ["red"])
+    state["hands"][1] = _count([])
+    return state
+
+
 @pytest.mark.parametrize(
     ("players", "hand", "focus_dealt"),
     [(2, 22, True), (3, 15, False), (4, 11, True), (5, 9, False)],
@@ -124,8 +132,7 @@ def test_seat_with_no_play_is_out_and_play_continues_without_it():
 
 
 def test_last_player_to_place_wins():
-    state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    state["hands"][1] = _count([])
+    state = ending(new(2))
     after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == [0]
@@ -157,8 +164,7 @@ def test_lone_survivor_that_cannot_place_leaves_the_win_to_the_emptied_hand():
 
 
 def test_points_variant_plays_a_series_and_scores_last_placer_and_empty_hands():
-    state = board(new(2, points=True, games=2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    state["hands"][1] = _count([])
+    state = ending(new(2, points=True, games=2))
     after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
     # Seat 1 emptied its hand (+1), seat 2 could not play, seat 1 placed last (+1).
     assert after["points"] == [2, 0]
@@ -249,8 +255,7 @@ def accepts(state: dict, seat: int, move: dict) -> bool:
 def test_points_variant_shows_the_running_score_as_it_is_earned():
     # Book: "The last player to place a gem earns a point. Each player who plays all of their
     # cards also earns a point." Points are won in the open, so every seat sees the tally.
-    state = board(new(2, points=True, games=3), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    state["hands"][1] = _count([])
+    state = ending(new(2, points=True, games=3))
     assert GAME.view(state, 1)["scores"] == [0, 0]
     after, _ = GAME.apply(state, 0, place("red", 1, 3), Random(0))
     assert [GAME.view(after, v)["scores"] for v in (None, 0, 1)] == [[2, 0]] * 3
@@ -272,8 +277,7 @@ def test_the_last_placement_is_in_every_view_until_the_next_game_is_dealt():
     after, _ = GAME.apply(state, 0, place("blue", 0, 5), Random(0))
     expected = {"seat": 0, "gem": "blue", "row": 0, "pos": 5}
     assert [GAME.view(after, v)["last"] for v in (None, 0, 1, 2)] == [expected] * 4
-    ended = board(new(2, points=True, games=2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    ended["hands"][1] = _count([])
+    ended = ending(new(2, points=True, games=2))
     dealt, _ = GAME.apply(ended, 0, place("red", 1, 3), Random(0))
     assert dealt["game_no"] == 2 and GAME.view(dealt, 0)["last"] is None, "a fresh pyramid"
 
@@ -286,15 +290,13 @@ def test_events_tell_what_a_placement_led_to_never_the_placement_again():
     _, events = GAME.apply(state, 0, move, Random(0))
     assert events == []
     assert GAME.describe(move) == "placed a blue gem on the base row, slot 6"
-    state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    state["hands"][1] = _count([])
+    state = ending(new(2))
     _, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
     assert events and not any("placed a red gem" in e.text for e in events)
 
 
 def test_a_single_game_does_not_speak_of_game_numbers():
-    state = board(new(2), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    state["hands"][1] = _count([])
+    state = ending(new(2))
     after, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
     texts = [e.text for e in events]
     assert "Seat 1 placed the last gem and wins." in texts
@@ -303,13 +305,11 @@ def test_a_single_game_does_not_speak_of_game_numbers():
 
 
 def test_a_series_names_the_game_and_a_scored_single_game_the_point():
-    series = board(new(2, points=True, games=3), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    series["hands"][1] = _count([])
+    series = ending(new(2, points=True, games=3))
     _, events = GAME.apply(series, 0, place("red", 1, 3), Random(0))
     assert "Seat 1 placed the last gem and wins game 1 of 3, scoring a point." in [
         e.text for e in events]
-    single = board(new(2, geomancer=True), {(0, 4): "red", (0, 3): "blue"}, ["red"])
-    single["hands"][1] = _count([])
+    single = ending(new(2, geomancer=True))
     after, events = GAME.apply(single, 0, place("red", 1, 3), Random(0))
     texts = [e.text for e in events]
     assert "Seat 1 placed the last gem and scores a point for it." in texts
