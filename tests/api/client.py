@@ -64,6 +64,19 @@ class Api:
             await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
         return code, people, conns
 
+    async def seated_table(self, game: str, names: list[str]
+                           ) -> tuple[str, list[dict[str, Any]], list[Conn], Conn]:
+        """A started room with a player of each name seated in order, each connected, and a
+        spectator connected before the start: every socket has seen the game begin."""
+        people = [await self.player(name) for name in names]
+        code = await self.room_with(game, people)
+        conns = [await self.connect(code, p["token"]) for p in people]
+        watcher = await self.connect(code)
+        await self.start(code, people[0])
+        for conn in [*conns, watcher]:
+            await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+        return code, people, conns, watcher
+
     async def connect(self, code: str, token: str | None = None) -> Conn:
         url = f"{self.ws_base}/api/rooms/{code}/ws" + (f"?token={token}" if token else "")
         conn = Conn(await websockets.connect(url, max_size=2**22))

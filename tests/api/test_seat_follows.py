@@ -10,14 +10,9 @@ from tests.api.client import Api, Conn
 
 
 async def _seated_room(api: Api, game_id: str) -> tuple[str, list[dict], list[Conn], Conn]:
-    people = [await api.player(f"P{n}") for n in range(max(2, REGISTRY[game_id].min_players))]
-    code = await api.room_with(game_id, people)
-    conns = [await api.connect(code, p["token"]) for p in people]
-    watcher = await api.connect(code)
-    await api.start(code, people[0])
-    for conn in [*conns, watcher]:
-        await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
-    return code, people, conns, watcher
+    """As few players as the game takes (at least two), and a spectator."""
+    names = [f"P{n}" for n in range(max(2, REGISTRY[game_id].min_players))]
+    return await api.seated_table(game_id, names)
 
 
 async def _sees_only_what_a_spectator_sees(gone: Conn, watcher: Conn) -> None:

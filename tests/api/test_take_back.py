@@ -14,6 +14,7 @@ from games.protocol import match_rng
 from tests.api.client import Api, Conn
 
 _ids = itertools.count()
+PAIR = ["Alice", "Bob"]
 
 
 async def _undo(conn: Conn, version: int | None = None, undo_id: str | None = None
@@ -22,18 +23,6 @@ async def _undo(conn: Conn, version: int | None = None, undo_id: str | None = No
     await conn.send({"type": "undo", "id": undo_id or f"u{next(_ids)}",
                      "version": conn.state["version"] if version is None else version})
     return await conn.reply()
-
-
-async def _table(api: Api, game: str) -> tuple[str, list[dict[str, Any]], list[Conn], Conn]:
-    """A started two-seat room, both seats connected, and a spectator."""
-    people = [await api.player("Alice"), await api.player("Bob")]
-    code = await api.room_with(game, people)
-    conns = [await api.connect(code, p["token"]) for p in people]
-    watcher = await api.connect(code)
-    await api.start(code, people[0])
-    for conn in [*conns, watcher]:
-        await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
-    return code, people, conns, watcher
 
 
 def _views(conns: list[Conn]) -> list[Any]:
@@ -46,7 +35,7 @@ async def _at(conns: list[Conn], version: int) -> None:
 
 
 async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None:
-    code, _, conns, watcher = await _table(api, "five-realms")
+    code, _, conns, watcher = await api.seated_table("five-realms", PAIR)
     everyone = [*conns, watcher]
     [seat] = conns[0].state["to_act"]
     mover, other = conns[seat], conns[1 - seat]
@@ -86,7 +75,7 @@ async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None
 
 
 async def test_no_take_back_once_another_seat_moved_or_from_a_stale_view(api: Api) -> None:
-    _, _, conns, watcher = await _table(api, "five-realms")
+    _, _, conns, watcher = await api.seated_table("five-realms", PAIR)
     [first] = conns[0].state["to_act"]
     # Play the first seat's whole turn, then one step of the other's.
     while conns[first].state["to_act"] == [first]:
@@ -109,7 +98,7 @@ async def test_no_take_back_once_another_seat_moved_or_from_a_stale_view(api: Ap
 
 
 async def test_no_take_back_of_a_move_that_drew_randomness(api: Api) -> None:
-    code, _, conns, watcher = await _table(api, "solomons-temple")
+    code, _, conns, watcher = await api.seated_table("solomons-temple", PAIR)
     inside = await api.admin("GET", f"/rooms/{code}")
     game = REGISTRY["solomons-temple"]
     state, seed = inside["state"], inside["seed"]
@@ -141,7 +130,7 @@ async def test_no_take_back_of_a_move_that_drew_randomness(api: Api) -> None:
 
 
 async def test_a_spectator_cannot_take_back(api: Api) -> None:
-    _, _, conns, watcher = await _table(api, "five-realms")
+    _, _, conns, watcher = await api.seated_table("five-realms", PAIR)
     refused = await _undo(watcher)
     assert refused["code"] == "not_seated"
     for conn in [*conns, watcher]:
@@ -170,7 +159,7 @@ async def test_a_take_back_gives_back_the_fischer_increment(api: Api) -> None:
 
 
 async def test_several_steps_of_one_turn_are_taken_back_one_by_one(api: Api) -> None:
-    code, _, conns, watcher = await _table(api, "five-realms")
+    code, _, conns, watcher = await api.seated_table("five-realms", PAIR)
     game = REGISTRY["five-realms"]
     [seat] = conns[0].state["to_act"]
     mover = conns[seat]
