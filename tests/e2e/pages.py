@@ -103,6 +103,20 @@ class Client:
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def start_pair(open_client, create, phone: bool = False) -> tuple[Client, Client, str]:
+    """Ada makes a room with `create(host)`, Bea takes the second seat from its link (on a
+    phone if asked), and Ada, seeing both seats taken, starts the game. Gives host, guest, link."""
+    host = open_client("host")
+    guest = open_client("guest", phone=phone)
+    host.choose_name("Ada")
+    link = create(host)
+    host.wait_live()
+    guest.take_seat_from_link(link, "Bea")
+    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
+    host.page.get_by_test_id("start").click()
+    return host, guest, link
+
+
 def whose_turn(watcher: Client, seated: dict[int, Client], timeout: float = 10) -> Client | None:
     """The client to act now (per `watcher`'s state), or None once the game is over."""
     deadline = time.monotonic() + timeout

@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import ARTIFACTS, Client
+from tests.e2e.pages import ARTIFACTS, Client, start_pair
 
 pytestmark = pytest.mark.e2e
 PHONE_WIDTH = 390
@@ -141,14 +141,7 @@ def fits_the_screen(client: Client) -> None:
 
 def test_two_friends_play_a_whole_game_of_five_realms(open_client) -> None:
     started = time.monotonic()
-    host = open_client("host")
-    guest = open_client("guest", phone=True)
-    host.choose_name("Ada")
-    link = create_five_realms(host)
-    host.wait_live()
-    guest.take_seat_from_link(link, "Bea")
-    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
-    host.page.get_by_test_id("start").click()
+    host, guest, link = start_pair(open_client, create_five_realms, phone=True)
     for client in (host, guest):
         expect(client.page.get_by_test_id("alkane")).to_be_visible()
         expect(client.page.get_by_test_id("alkane-card")).to_have_count(6)

@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import ARTIFACTS, Client
+from tests.e2e.pages import ARTIFACTS, Client, start_pair
 from tests.e2e.test_five_realms import create_five_realms
 from tests.e2e.test_temple_of_five import click_move
 from tests.e2e.test_temple_of_five import create_room as create_temple_of_five
@@ -26,14 +26,7 @@ KEEP_TOASTS = """() => {
 
 
 def _seated_pair(open_client, create, phone: bool = False) -> dict[int, Client]:
-    host = open_client("host")
-    guest = open_client("guest", phone=phone)
-    host.choose_name("Ada")
-    link = create(host)
-    host.wait_live()
-    guest.take_seat_from_link(link, "Bea")
-    expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
-    host.page.get_by_test_id("start").click()
+    host, guest, _ = start_pair(open_client, create, phone)
     for client in (host, guest):
         client.page.wait_for_function(
             "() => window.ziggurat && window.ziggurat.state && window.ziggurat.state.status"
