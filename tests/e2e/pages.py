@@ -63,6 +63,13 @@ class Client:
         expect(self.page.locator(APP)).not_to_have_attribute("data-seat", "")
         self.wait_live()
 
+    def come_back(self, link: str) -> None:
+        """The player, whose tab was closed, opens the room's link in a new tab of the same
+        profile (same identity); its page errors are still collected."""
+        self.page = self.page.context.new_page()
+        self.page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+        self.page.goto(link)
+
     def wait_live(self) -> None:
         expect(self.page.locator(APP)).to_have_attribute("data-conn", "open")
 
@@ -115,6 +122,18 @@ def start_pair(open_client, create, phone: bool = False) -> tuple[Client, Client
     expect(host.page.get_by_test_id("seats").locator(".dot.open")).to_have_count(2)
     host.page.get_by_test_id("start").click()
     return host, guest, link
+
+
+def lucent_pair(open_client) -> tuple[Client, Client, str]:
+    """Ann makes a two-seat Lucent room, Cy takes the other seat from its link, Ann starts the
+    game. Gives Ann, Cy and the link."""
+    ann: Client = open_client("ann")
+    ann.choose_name("Ann")
+    link = ann.create_lucent(seats=2)
+    cy: Client = open_client("cy")
+    cy.take_seat_from_link(link, "Cy")
+    ann.page.get_by_test_id("start").click()
+    return ann, cy, link
 
 
 def whose_turn(watcher: Client, seated: dict[int, Client], timeout: float = 10) -> Client | None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import APP, Client
+from tests.e2e.pages import APP, lucent_pair
 from tests.server import Server, database, running_server
 
 pytestmark = pytest.mark.e2e
@@ -22,12 +22,7 @@ def server() -> Iterator[Server]:
 
 
 def test_the_table_votes_a_bot_in_and_the_player_takes_the_seat_back(open_client) -> None:
-    ann: Client = open_client("ann")
-    ann.choose_name("Ann")
-    link = ann.create_lucent(seats=2)
-    cy: Client = open_client("cy")
-    cy.take_seat_from_link(link, "Cy")
-    ann.page.get_by_test_id("start").click()
+    ann, cy, link = lucent_pair(open_client)
     expect(cy.page.get_by_test_id("pyramid")).to_be_visible()
 
     cy.page.close()  # the laptop lid closes
@@ -38,9 +33,7 @@ def test_the_table_votes_a_bot_in_and_the_player_takes_the_seat_back(open_client
     expect(ann.page.get_by_test_id("handover-line")).to_have_text(
         "Cy was away: the other players voted a bot into the seat.")
 
-    cy.page = cy.page.context.new_page()
-    cy.page.on("pageerror", lambda exc: cy.page_errors.append(str(exc)))
-    cy.page.goto(link)
+    cy.come_back(link)
     expect(cy.page.get_by_test_id("replaced-me")).to_contain_text("You were away")
     cy.page.get_by_test_id("reclaim").click()
     expect(cy.page.locator(APP)).to_have_attribute("data-seat", "1")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import APP, Client
+from tests.e2e.pages import APP, Client, lucent_pair
 from tests.server import Server, database, running_server
 
 pytestmark = pytest.mark.e2e
@@ -35,12 +35,7 @@ def own_lines(client: Client) -> dict[int, str]:
 
 
 def test_the_bots_moves_stay_the_bots_after_the_friend_takes_the_seat_back(open_client) -> None:
-    ann: Client = open_client("ann")
-    ann.choose_name("Ann")
-    link = ann.create_lucent(seats=2)
-    cy: Client = open_client("cy")
-    cy.take_seat_from_link(link, "Cy")
-    ann.page.get_by_test_id("start").click()
+    ann, cy, link = lucent_pair(open_client)
     ann.play_one_gem()  # move 1: Ann's; now Cy is to play, and Cy has gone
     cy.page.close()
     ann.page.get_by_test_id("vote-bot").click()
@@ -48,9 +43,7 @@ def test_the_bots_moves_stay_the_bots_after_the_friend_takes_the_seat_back(open_
     ann.play_one_gem()  # move 3
     ann.wait_version(4)  # move 4: the bot's again
 
-    cy.page = cy.page.context.new_page()
-    cy.page.on("pageerror", lambda exc: cy.page_errors.append(str(exc)))
-    cy.page.goto(link)
+    cy.come_back(link)
     cy.page.get_by_test_id("reclaim").click()
     expect(cy.page.locator(APP)).to_have_attribute("data-seat", "1")
     cy.wait_live()
