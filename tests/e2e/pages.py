@@ -52,6 +52,15 @@ class Client:
         if details.get_attribute("open") is None:
             details.locator("summary").click()
 
+    def admin_after_a_wrong_token(self, token: str) -> None:
+        """Open the admin console and sign in with a wrong token, which a plain toast refuses;
+        then type `token` in its place (signing in, with or without a name, is the test's)."""
+        self.page.goto(f"{self.base}/admin")
+        self.page.get_by_test_id("admin-token").fill("wrong")
+        self.page.get_by_role("button", name="Sign in").click()
+        expect(self.toast()).to_contain_text("That is not the admin token.")
+        self.page.get_by_test_id("admin-token").fill(token)
+
     # -- room --------------------------------------------------------------------------------
 
     def take_seat_from_link(self, link: str, name: str) -> None:
