@@ -295,23 +295,23 @@ def test_events_tell_what_a_placement_led_to_never_the_placement_again():
     assert events and not any("placed a red gem" in e.text for e in events)
 
 
+def last_words(fresh: dict) -> tuple[dict, list[str]]:
+    """The game's last placement from `ending(fresh)`: the state after it and its events' texts."""
+    after, events = GAME.apply(ending(fresh), 0, place("red", 1, 3), Random(0))
+    return after, [e.text for e in events]
+
+
 def test_a_single_game_does_not_speak_of_game_numbers():
-    state = ending(new(2))
-    after, events = GAME.apply(state, 0, place("red", 1, 3), Random(0))
-    texts = [e.text for e in events]
+    after, texts = last_words(new(2))
     assert "Seat 1 placed the last gem and wins." in texts
     assert not any("game 1" in t.lower() for t in texts)
     assert GAME.outcome(after).reason == "Seat 1 placed the last gem."
 
 
 def test_a_series_names_the_game_and_a_scored_single_game_the_point():
-    series = ending(new(2, points=True, games=3))
-    _, events = GAME.apply(series, 0, place("red", 1, 3), Random(0))
-    assert "Seat 1 placed the last gem and wins game 1 of 3, scoring a point." in [
-        e.text for e in events]
-    single = ending(new(2, geomancer=True))
-    after, events = GAME.apply(single, 0, place("red", 1, 3), Random(0))
-    texts = [e.text for e in events]
+    _, texts = last_words(new(2, points=True, games=3))
+    assert "Seat 1 placed the last gem and wins game 1 of 3, scoring a point." in texts
+    after, texts = last_words(new(2, geomancer=True))
     assert "Seat 1 placed the last gem and scores a point for it." in texts
     assert not any("game 1" in t.lower() for t in texts)
     assert GAME.outcome(after).reason == "Most points."
