@@ -10,6 +10,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PORT=${ZIG_PORT:-18002}
 WORKERS=${WORKERS:-1}
 : "${DATABASE_URL:?set by compare.sh}"
+# compare.sh passes ADMIN_TOKEN=bench, which the server refuses as too weak: use a strong one.
+[ "${ADMIN_TOKEN:-}" != bench ] || export ADMIN_TOKEN=bench-admin-token-0123456789abcdef
 psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" 2>/dev/null
 cd "$ROOT"
 UVICORN=("$ROOT/.venv/bin/uvicorn" app.main:app --host 127.0.0.1 --no-access-log
