@@ -34,14 +34,40 @@ async def _at(conns: list[Conn], version: int) -> None:
         await conn.until(lambda c: c.state["version"] == version)
 
 
+async def _takeable_place(api: Api, code: str, seat: int) -> dict[str, Any] | None:
+    """A placement `seat` may take back at the deal, judged with the room's own state and seed
+    as the server will (a placement that shows a character may not be: RULES.md), or None."""
+    inside = await api.admin("GET", f"/rooms/{code}")
+    game, state = REGISTRY["five-realms"], inside["state"]
+    for move in game.legal_moves(state, seat):
+        rng = match_rng(inside["seed"], 1)
+        after, _ = game.apply(state, seat, move, rng)
+        if move["type"] == "place" and may_take_back(game, state, seat, move, after, rng.drew):
+            return move
+    return None
+
+
+async def _deal_with_a_takeable_place(api: Api) -> tuple[str, list[Conn], Conn, dict[str, Any]]:
+    """A seated five-realms table whose first placement may be taken back (deals are random;
+    about one in a hundred has none), and that placement."""
+    for _deal in range(30):
+        code, _, conns, watcher = await api.seated_table("five-realms", PAIR)
+        [seat] = conns[0].state["to_act"]
+        place = await _takeable_place(api, code, seat)
+        if place is not None:
+            return code, conns, watcher, place
+        for conn in [*conns, watcher]:
+            await conn.close()
+    pytest.fail("no deal in 30 had a first placement that may be taken back")
+
+
 async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None:
-    code, _, conns, watcher = await api.seated_table("five-realms", PAIR)
+    code, conns, watcher, place = await _deal_with_a_takeable_place(api)
     everyone = [*conns, watcher]
     [seat] = conns[0].state["to_act"]
     mover, other = conns[seat], conns[1 - seat]
     before = _views(everyone)
     assert not mover.state["can_undo"], "nothing to take back at the deal"
-    place = next(m for m in mover.state["legal_moves"] if m["type"] == "place")
     assert (await mover.move(place))["version"] == 1
     await _at(everyone, 1)
     assert mover.state["can_undo"] is True
@@ -138,15 +164,22 @@ async def test_a_spectator_cannot_take_back(api: Api) -> None:
 
 
 async def test_a_take_back_gives_back_the_fischer_increment(api: Api) -> None:
-    people = [await api.player("Alice"), await api.player("Bob")]
-    code = await api.room_with("five-realms", people, turn_clock=600, clock_increment=30)
-    conns = [await api.connect(code, p["token"]) for p in people]
-    await api.start(code, people[0])
-    for conn in conns:
-        await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
-    [seat] = conns[0].state["to_act"]
+    for _deal in range(30):  # deals are random: find one whose first placement may be undone
+        people = [await api.player("Alice"), await api.player("Bob")]
+        code = await api.room_with("five-realms", people, turn_clock=600, clock_increment=30)
+        conns = [await api.connect(code, p["token"]) for p in people]
+        await api.start(code, people[0])
+        for conn in conns:
+            await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+        [seat] = conns[0].state["to_act"]
+        place = await _takeable_place(api, code, seat)
+        if place is not None:
+            break
+        for conn in conns:
+            await conn.close()
+    else:
+        pytest.fail("no deal in 30 had a first placement that may be taken back")
     mover = conns[seat]
-    place = next(m for m in mover.state["legal_moves"] if m["type"] == "place")
     assert (await mover.move(place))["type"] == "ack"
     await mover.until(lambda c: c.state["version"] == 1)
     earned = mover.state["clock_banks"][str(seat)]  # seconds left, increment included
