@@ -177,8 +177,10 @@ class Store(Protocol):
     # -- rooms and seats -----------------------------------------------------------------------
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
-                       clock_increment: int | None) -> dict[str, Any]:
-        """Store a new room; its wire `room` object."""
+                       clock_increment: int | None,
+                       standin: str | None = None) -> dict[str, Any]:
+        """Store a new room; its wire `room` object. `standin`: the level of the bots that stand
+        in for its players (None: the server's BOT_LEVEL)."""
     async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
         """Run a seat action under the room's row lock, commit it and tell every process."""
     async def admit(self, code: str, token_hash: str | None) -> Any | None:

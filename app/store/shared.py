@@ -126,7 +126,8 @@ class SharedPaths(OrmPaths):
                 raise ApiError(403, "not_seated", "Only the players of this room can start a "
                                "new game from it.")
             new = await rooms.create_room(session, player, old.game, old.options, len(seats),
-                                          old.private, old.turn_clock, old.clock_increment)
+                                          old.private, old.turn_clock, old.clock_increment,
+                                          old.standin_level)
             old.next_room = new.code
             await self.hub.notify_in(session, f"room:{old.code}:{self.origin}")
             return old.code, await rooms.room_payload(session, new), True

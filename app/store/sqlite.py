@@ -88,10 +88,11 @@ class SqliteStore(SharedPaths):
 
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
-                       clock_increment: int | None) -> dict[str, Any]:
+                       clock_increment: int | None,
+                       standin: str | None = None) -> dict[str, Any]:
         async with self.sessions() as session, transaction(session):
             room = await rooms.create_room(session, host, game, options, seats, private,
-                                           turn_clock, clock_increment)
+                                           turn_clock, clock_increment, standin)
             return await rooms.room_payload(session, room)
 
     async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:

@@ -20,9 +20,10 @@ from app.errors import ApiError
 from app.store.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
 
 
-def standin_level() -> str:
-    """The level of a bot that stands in for a player (a vote, a leave, the admin): BOT_LEVEL."""
-    return get_settings().bot_level
+def standin_level(room: Any) -> str:
+    """The level of a bot that stands in for a player (a vote, a leave, the admin): the room's
+    own choice, else (a room older than the choice) the server's BOT_LEVEL."""
+    return getattr(room, "standin_level", None) or get_settings().bot_level
 
 
 def absent_from(seat: Any, room: Any) -> datetime | None:
@@ -125,7 +126,7 @@ async def recount(session: AsyncSession, room: Room) -> bool:
 async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str) -> None:
     """A bot takes the seat; its player may take it back (and the log says so)."""
     player = seat.player_id
-    seat.player_id, seat.bot, seat.connections, seat.absent_since = (None, standin_level(),
+    seat.player_id, seat.bot, seat.connections, seat.absent_since = (None, standin_level(room),
                                                                       0, None)
     seat_handed(room)
     await session.execute(delete(SeatVote).where(SeatVote.room_code == room.code,

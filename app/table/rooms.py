@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import get_settings
 from app.errors import ApiError
 from app.store.models import AdminAction, Handover, MoveRow, Player, Room, Seat, utcnow
 from app.table.absence import absence_payload, seat_handed, standin_level
@@ -123,6 +124,7 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
         "turn_clock": room.turn_clock,
         "turn_deadline": clock_deadline(room),
         "clock_increment": room.clock_increment,
+        "standin_level": standin_level(room),
         "handovers": handovers,
         "admin_log": admin_log(actions),
         "closed_reason": closed_reason(room, seats,
@@ -163,10 +165,12 @@ def clock_deadline(room: Any) -> str | None:
 
 
 def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count: int | None,
-             private: bool, turn_clock: int | None = None,
-             clock_increment: int | None = None) -> tuple[Room, list[Seat]]:
+             private: bool, turn_clock: int | None = None, clock_increment: int | None = None,
+             standin: str | None = None) -> tuple[Room, list[Seat]]:
     """A room and its seats as they will be stored (not yet added to any session), the host in
-    seat 0; every column set here, so that the payload can be built without reading back."""
+    seat 0; every column set here, so that the payload can be built without reading back.
+    `standin`: the level of the bots that stand in for players (None: the server's BOT_LEVEL,
+    written down now, so that the room keeps it if the setting changes)."""
     game = game_or_error(game_id)
     seat_count = seat_count if seat_count is not None else game.min_players
     if not game.min_players <= seat_count <= game.max_players:
@@ -177,7 +181,8 @@ def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count
                 private=private, seed=secrets.token_hex(16), version=0,
                 options=validate_options(game, options, seat_count), turn_clock=turn_clock,
                 clock_increment=clock_increment, created_at=now, updated_at=now,
-                spectators_muted=False, next_room=None, clock_banks=None)
+                spectators_muted=False, next_room=None, clock_banks=None,
+                standin_level=known_level(standin) if standin else get_settings().bot_level)
     seats = [Seat(room_code=room.code, seat=n, connections=0, bot=None,
                   player_id=host.id if n == 0 else None) for n in range(seat_count)]
     return room, seats
@@ -193,9 +198,9 @@ def new_room_payload(room: Room, seats: list[Seat], host: Any) -> dict[str, Any]
 async def create_room(session: AsyncSession, host: Player, game_id: str,
                       options: dict[str, Any] | None, seat_count: int | None,
                       private: bool, turn_clock: int | None = None,
-                      clock_increment: int | None = None) -> Room:
+                      clock_increment: int | None = None, standin: str | None = None) -> Room:
     room, seats = new_room(host, game_id, options, seat_count, private, turn_clock,
-                           clock_increment)
+                           clock_increment, standin)
     session.add(room)
     session.add_all(seats)
     await session.flush()
@@ -256,7 +261,7 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
     seat.player_id = None
     seat.connections = 0
     if room.status in ("active", "errored"):
-        seat.bot = standin_level()
+        seat.bot = standin_level(room)
         seat_handed(room)
         session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
                              kind="bot", cause="left", player_id=player.id))
@@ -268,14 +273,20 @@ async def leave(session: AsyncSession, room: Room, player: Player) -> None:
             room.status = "aborted"
 
 
+def known_level(level: str) -> str:
+    """`level` if the engine has it (a seated bot's, a room's stand-in), else 422 `bad_level`."""
+    if level not in LEVELS:
+        raise ApiError(422, "bad_level", f"There is no bot level {level!r}; the levels are "
+                       f"{', '.join(LEVELS)}.")
+    return level
+
+
 def bot_seats(room: Any, seats: list[Any], player: Any, number: int,
               level: str = DEFAULT_LEVEL) -> None:
     """The host seats a bot of `level` (the seat's `bot` holds the level's name)."""
     _host_only(room, player, "add bots")
     _lobby_only(room, "add a bot")
-    if level not in LEVELS:
-        raise ApiError(422, "bad_level", f"There is no bot level {level!r}; the levels are "
-                       f"{', '.join(LEVELS)}.")
+    known_level(level)
     seat = _seat(seats, number)
     if seat.player_id or seat.bot:
         raise ApiError(409, "seat_taken", f"Seat {number} is already taken.")
