@@ -28,9 +28,10 @@ from app.store.base import (
     ReplayRead,
     RoomLog,
 )
-from app.store.db import OrmPaths, transaction
+from app.store.db import transaction
 from app.store.hub import Hub
 from app.store.models import AdminAction, ChatMessage, MoveRow, Player, Room, Seat, Watcher
+from app.store.table import TablePaths
 from app.table import absence, rooms
 
 PLAYERS = Player.__table__
@@ -42,8 +43,9 @@ OPEN_ROOMS = 100
 T = TypeVar("T")
 
 
-class SharedPaths(OrmPaths):
-    """The ORM paths of the `Store` protocol (see the module's docstring)."""
+class SharedPaths(TablePaths):
+    """The ORM paths of the `Store` protocol (see the module's docstring; the table's own in
+    `TablePaths`)."""
 
     hub: Hub
     origin: str

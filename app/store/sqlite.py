@@ -17,7 +17,6 @@ from sqlalchemy import Select, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
-from app.guard.auth import player_for_token
 from app.play.movelog import recorded_by
 from app.play.snapshot import Snapshot
 from app.store.base import (
@@ -44,6 +43,7 @@ from app.store.models import (
     Watcher,
 )
 from app.store.shared import SharedPaths
+from app.store.tokens import player_for_token
 from app.table import rooms
 from app.table.rooms import room_deadlines
 from app.table.seat_clocks import CLOCK_ID_PREFIX

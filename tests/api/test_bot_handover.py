@@ -18,7 +18,7 @@ GAME = REGISTRY["gem-pyramid"]
 
 
 async def _state(hall: Hall, code: str) -> tuple[int, dict]:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         return room.version, room.state
@@ -26,7 +26,7 @@ async def _state(hall: Hall, code: str) -> tuple[int, dict]:
 
 async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat_back(
         hall: Hall) -> None:
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         ann, bo = Player(id="ann", name="Ann", token_hash="a"), Player(id="bo", name="Bo",
                                                                       token_hash="b")
         session.add_all([ann, bo])
@@ -42,7 +42,7 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
     version, state = await _state(hall, code)
     seat = sorted(GAME.to_act(state))[0]
     player = await _player(hall, ids[seat])
-    async with hall.sessions() as session, session.begin():  # the table voted the seat away
+    async with hall.store.sessions() as session, session.begin():  # the table voted the seat away
         room = await session.get(Room, code, with_for_update=True)
         held = await session.get(Seat, (code, seat))
         assert room is not None and held is not None
@@ -51,7 +51,7 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
     # The bot has judged its move on that room; before it commits, the player takes the seat
     # back (on another process: this one hears nothing yet).
     move = GAME.legal_moves(state, seat)[0]
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code, with_for_update=True)
         assert room is not None
         await absence.reclaim(session, room, player)
@@ -66,7 +66,7 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
 
 
 async def _player(hall: Hall, player_id: str) -> Player:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         player = await session.get(Player, player_id)
         assert player is not None
         return player

@@ -44,7 +44,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 async def _rooms(hall: Hall) -> list[tuple[str, list[str]]]:
     made = []
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         for n in range(ROOMS):
             players = [Player(id=f"g{n}p{s}", name=f"P{s}", token_hash=f"g{n}h{s}")
                        for s in (0, 1)]
@@ -57,7 +57,7 @@ async def _rooms(hall: Hall) -> list[tuple[str, list[str]]]:
 
 
 async def _logged(hall: Hall, code: str) -> int:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         return await session.scalar(select(func.count()).where(MoveRow.room_code == code))
 
 
@@ -82,7 +82,7 @@ async def test_a_reused_client_id_in_a_batch_gets_its_first_answer(
         await first_legal_move(hall, code, ids, move_id)
     for other, _ in rooms:
         await hall.load_snapshot(other)
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         state = (await session.get(Room, code)).state
     # Seat 1 sends a legal move under the id it already used for version 2: it passes judging,
     # the batch it shares with the other rooms fails on the id, every move is written alone,

@@ -29,7 +29,7 @@ async def hall() -> AsyncIterator[Hall]:
 
 
 async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         by_session = await rooms.room_payload(session, room)
@@ -46,7 +46,7 @@ async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
 
 async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> None:
     assert hall.store.cache is not None
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"h{n}") for n in range(3)]
         session.add_all(players)
         room = await rooms.create_room(session, players[0], GAME.id, None, 3, True,
@@ -64,18 +64,18 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
     assert by_statement["status"] == "active" and by_statement["turn_deadline"] is not None
     # Three moves played by the turn clock, then an absent seat, a vote and a handover.
     for n in range(3):
-        async with hall.sessions() as session, session.begin():
+        async with hall.store.sessions() as session, session.begin():
             # The clock plays only once the seat's deadline has passed.
             await session.execute(update(Room).where(Room.code == code).values(
                 last_move_at=utcnow() - timedelta(seconds=61)))
         hall.store.forget(code)
-        async with hall.sessions() as session:
+        async with hall.store.sessions() as session:
             held = await session.get(Room, code)
             state, version = held.state, held.version
         seat = sorted(GAME.to_act(state))[0]
         await submit_move(hall, code, Mover(seat=seat), f"{CLOCK_ID_PREFIX}{n}", version,
                           GAME.legal_moves(state, seat)[0])
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code, with_for_update=True)
         seats = await rooms.seats_of(session, code)
         seats[1].connections, seats[2].connections = 0, 1
@@ -90,7 +90,7 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
 
 async def test_a_refused_seat_change_writes_nothing(hall: Hall) -> None:
     assert hall.store.cache is not None
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"q{n}", name=f"Q{n}", token_hash=f"k{n}") for n in range(2)]
         session.add_all(players)
         code = (await rooms.create_room(session, players[0], GAME.id, None, 2, True)).code

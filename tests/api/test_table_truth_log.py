@@ -197,7 +197,7 @@ async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> 
     from tests.api.test_room_read import _both
 
     async with hall_on("postgres") as hall:
-        async with hall.sessions() as session, session.begin():
+        async with hall.store.sessions() as session, session.begin():
             players = [Player(id=f"t{n}", name=f"T{n}", token_hash=f"th{n}") for n in range(2)]
             session.add_all(players)
             code = (await rooms.create_room(session, players[0], "gem-pyramid", None, 2,
@@ -207,7 +207,7 @@ async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> 
                                players[1], None)
         await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats,
                                players[0])
-        async with hall.sessions() as session, session.begin():
+        async with hall.store.sessions() as session, session.begin():
             for action, version, detail in (
                     ("zombie", 0, {"text": "The admin played the default move for T0.",
                                    "made": 1}),

@@ -19,7 +19,6 @@ from typing import Any
 import asyncpg
 
 from app.errors import ApiError
-from app.guard.auth import player_from_pool
 from app.play.snapshot import Snapshot
 from app.store.base import (
     CHAT_HISTORY,
@@ -37,6 +36,7 @@ from app.store.models import Player, utcnow
 from app.store.postgres import roomread, seatcount, seatwrite
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
+from app.store.tokens import player_from_pool
 from app.table import rooms
 from app.table.rooms import room_deadlines
 
