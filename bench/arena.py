@@ -34,10 +34,10 @@ from games.protocol import match_rng
 # Iterations per decision that `normal` (0.5 s) and `hard` (2 s) reached by their deadline on an
 # idle core (median of `--timed` decisions stopped by the deadline; docs/performance.md, Bots).
 CALIBRATED: dict[str, dict[str, int]] = {
-    "five-realms": {"normal": 375, "hard": 0},
-    "gem-pyramid": {"normal": 0, "hard": 0},
-    "solomons-temple": {"normal": 330, "hard": 0},
-    "temple-of-five": {"normal": 431, "hard": 0},
+    "five-realms": {"normal": 375, "hard": 1537},
+    "gem-pyramid": {"normal": 2444, "hard": 14000},
+    "solomons-temple": {"normal": 330, "hard": 1300},  # hard: 4x normal, as in the others
+    "temple-of-five": {"normal": 431, "hard": 1718},
     "temple-rush": {"normal": 525, "hard": 1955},
 }
 
