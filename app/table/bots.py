@@ -27,7 +27,7 @@ from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.table.bot_worker import think, warm
+from app.table.bot_worker import think, warm, watch_parent
 from games import REGISTRY
 from games.protocol import Move, State
 
@@ -64,7 +64,8 @@ class BotThinker:
         if self._pool is None:
             # spawn, not fork: the server's process holds threads and open connections.
             self._pool = ProcessPoolExecutor(self._workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_parent)
             self._pool.submit(warm)  # spawn the workers now: they import the engine and games
         return self._pool
 
@@ -135,9 +136,10 @@ class BotThinker:
             process.terminate()
 
     def stop(self) -> None:
+        """The server stops: its workers end now, a search under way included (the workers also
+        end on their own once the server's process is gone: `bot_worker.watch_parent`)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._retire(self._pool, end_workers=True)
 
 
 class BotDriver:
