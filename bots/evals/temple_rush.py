@@ -10,26 +10,36 @@ that seat's chance of winning the race for it: a softmax over the rounds each se
 temple from the supply (a building mistake, which random play makes often) needs exchanges
 first: a few rounds more. A temple completed this round scores its card already (it is settled
 only when the round ends, after the other seats' moves). In solo play the Robot builds its own
-cards: there the race is against the end of the game, so a construction counts by how much of
-it stands (squared: the last blocks are the hard ones), against the Robot's.
+cards and the game ends with its last one: there the race is against that end (see `_solo`).
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Any
 
 from bots.evals import Evaluation, from_points
 from games.protocol import Game, State
 from games.temple_rush.board import mask, supply_counts
-from games.temple_rush.data import BLOCK_SIZES, SHAPE_MASKS, value
+from games.temple_rush.data import (
+    BLOCK_SIZES,
+    COLOURS,
+    ROBOT_BONUS,
+    SHAPE_MASKS,
+    colour,
+    value,
+)
 from games.temple_rush.moves import completable
 
 UNDER_WAY = 0.8  # share of a card's value a construction can earn before it is won
 CELLS_PER_ROUND = 2.5  # what a die's block covers, on average, when it fits
 STUCK_ROUNDS = 3.0  # what a construction that cannot be finished as it stands costs, in rounds
 RACE_SLOPE = 1.0  # rounds ahead that make a seat e times likelier to win a card
-STUCK_SHARE = 0.3  # solo: what a stuck construction keeps of its worth
+ROBOT_CELLS_PER_ROUND = 2.7  # the Robot lays the largest useful block, die size or next to it
+SOLO_SPREAD = 3.0  # cells: how sharply a temple's chance falls as it outgrows the cells left
+MEAN_CELLS = {name: statistics.fmean(mask_.bit_count() for card, mask_ in enumerate(SHAPE_MASKS)
+                                     if colour(card) == name) for name in COLOURS}
 
 
 def _score(player: dict[str, Any]) -> float:
@@ -82,18 +92,29 @@ def _race(state: State) -> list[float]:
     return points
 
 
-def _built(blocks: list[dict[str, Any]], card: int) -> float:
-    shape = SHAPE_MASKS[card]
-    filled = 0
-    for block in blocks:
-        filled |= mask(block)
-    return ((filled & shape).bit_count() / shape.bit_count()) ** 2
+def _mean_cells(card: int) -> float:
+    """A face-down card's size: the mean of its colour's temples (which colours a deck holds
+    follows from the setup and the cards seen; which temples, not)."""
+    return MEAN_CELLS[colour(card)]
+
+
+def _likely(cells: float, before: float, budget: float) -> float:
+    """The chance that `cells` more, after `before`, fit in the `budget` of cells left."""
+    return 1.0 / (1.0 + math.exp(-(budget - before - cells) / SOLO_SPREAD))
 
 
 def _solo(state: State) -> list[float]:
+    """The final scores, as the race against the Robot's last card is likely to end.
+
+    The game ends when the Robot has built its last card, and it builds one block a round: that
+    sets how many cells the seat can still lay. The seat finishes its temples cheapest first
+    (one block a round feeds either zone), then the deck's cards, each with a bonus block (the
+    largest size its bonus area lacks); the Robot scores all its cards and its fixed bonuses.
+    """
     player, robot = state["seats"][0], state["robot"]
     mine = _score(player)
     done = {c["zone"] for c in state["completions"]}
+    todo: list[tuple[float, int]] = []  # (cells to lay, value)
     for zone, card in enumerate(state["holders"]):
         if card is None:
             continue
@@ -101,11 +122,27 @@ def _solo(state: State) -> list[float]:
             mine += value(card)
             continue
         missing, ok = _progress(player, zone, card)
-        share = 1.0 - missing / SHAPE_MASKS[card].bit_count()
-        mine += UNDER_WAY * value(card) * share * share * (1.0 if ok else STUCK_SHARE)
-    rival = _score(robot)
+        todo.append((missing + (0.0 if ok else STUCK_ROUNDS * CELLS_PER_ROUND), value(card)))
+    todo.sort()
+    todo += [(_mean_cells(card), value(card)) for card in state["deck"]]
+    robot_cells = sum(_mean_cells(card) for card in robot["deck"])
+    rival = _score(robot) + sum(value(card) for card in robot["deck"])
     if robot["holder"] is not None:
-        rival += UNDER_WAY * value(robot["holder"]) * _built(robot["zone"], robot["holder"])
+        shape = SHAPE_MASKS[robot["holder"]]
+        filled = 0
+        for block in robot["zone"]:
+            filled |= mask(block)
+        robot_cells += (shape & ~filled).bit_count()
+        rival += value(robot["holder"])
+    won = len(robot["cards"]) + (robot["holder"] is not None) + len(robot["deck"])
+    rival += sum(ROBOT_BONUS[len(robot["cards"]):won])
+    budget = robot_cells / ROBOT_CELLS_PER_ROUND * CELLS_PER_ROUND
+    banked = {BLOCK_SIZES[i] for i in player["bonus"]}
+    bonuses = [size for size in (4, 3, 2, 1) if size not in banked]
+    laid = 0.0
+    for n, (cells, points) in enumerate(todo):
+        mine += _likely(cells, laid, budget) * (points + (bonuses[n] if n < len(bonuses) else 0))
+        laid += cells
     return from_points([mine], scale=2.0, rival=rival)
 
 
