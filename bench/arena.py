@@ -5,8 +5,9 @@
 Policy A holds one seat (game n: seat n mod players), policy B every other seat; at one player
 (Temple Rush solo) A plays the solo game against its own Robot and B is unused. A's score per
 game is its share of the win (1, 1/k when k seats tie for first, 0). Printed: A's win rate with
-a 95% Wilson interval, and each policy's think time per decision (decisions with one legal move
-are not timed: `choose` returns them at once). Runs in this process: one worker.
+a 95% Wilson interval, and each policy's think time per decision, on the wall clock and in this
+process's CPU time (what an idle core would take; decisions with one legal move are not timed:
+`choose` returns them at once). Runs in this process: one worker.
 
 By default the searching levels run untimed, each decision capped at the iterations that level
 reached in its time budget on an idle core of this machine (`CALIBRATED`, per game): figures
@@ -49,6 +50,8 @@ class Tally:
     score: float = 0.0
     games: int = 0
     times: dict[str, list[float]] = field(default_factory=lambda: {"a": [], "b": []})
+    # this process's CPU time per decision: the wall time an idle core would take
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"a": [], "b": []})
     # iterations of searches the deadline stopped (timed runs: what calibration reads)
     iterations: dict[str, list[int]] = field(default_factory=lambda: {"a": [], "b": []})
 
@@ -93,13 +96,14 @@ def play_one(game_id: str, players: int, a: str, b: str, n: int, tally: Tally,
         seat = min(acting)
         side = "a" if seat == a_seat else "b"
         legal = game.legal_moves(state, seat)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         level = a if side == "a" else b
         stats: dict[str, Any] = {}
         move = choose(game_id, state, seat, level, f"{seed}:{version}", players=players,
                       stats=stats, **cap(game_id, level, mode))
         if len(legal) > 1:
             tally.times[side].append(time.perf_counter() - started)
+            tally.cpu[side].append(time.process_time() - cpu)
         if stats.get("stopped") == "deadline":
             tally.iterations[side].append(stats["iterations"])
         version += 1
@@ -149,7 +153,9 @@ def main() -> None:
         times = tally.times[side]
         if times:
             print(f"  {level} ({side}): {len(times)} decisions, p50 {percentile(times, 0.5):.3f} s,"
-                  f" p95 {percentile(times, 0.95):.3f} s, mean {statistics.fmean(times):.3f} s")
+                  f" p95 {percentile(times, 0.95):.3f} s, mean {statistics.fmean(times):.3f} s;"
+                  f" CPU p50 {percentile(tally.cpu[side], 0.5):.3f} s,"
+                  f" p95 {percentile(tally.cpu[side], 0.95):.3f} s")
         done = tally.iterations[side]
         if done:
             print(f"  {level} ({side}): {len(done)} searches stopped by the deadline, iterations"
