@@ -224,7 +224,7 @@ class Store(Protocol):
     async def open_rooms(self) -> list[dict[str, Any]]:
         """The newest public rooms in the lobby, as wire `room` objects."""
     async def leave_room(self, code: str, player: Player) -> str:
-        """The player leaves their seat (`app.table.rooms.leave`); the room's code. Like every
+        """The player leaves their seat (`app.table.rooms.leave_seats`); the room's code. Like every
         change below: under the room's row lock, committed with the room's notification."""
     async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
         """The room that follows this one, made now unless it already was: the old room's code,
@@ -258,7 +258,7 @@ class Store(Protocol):
     async def has_votes(self, code: str) -> bool: ...
     async def vote(self, code: str, voter: Player, seat: int) -> str:
         """Record a vote to hand an absent seat to a bot, handing it on a majority
-        (`app.table.absence.vote`); the room's code."""
+        (`app.store.orm.vote`); the room's code."""
     async def reclaim(self, code: str, player: Player) -> str:
         """A replaced player takes their seat back from the bot; the room's code."""
 
@@ -336,7 +336,7 @@ class Store(Protocol):
         spectators of processes with no row left, once whichever reapers run at once, telling
         every process."""
     async def recount_votes(self, code: str) -> bool:
-        """Hand over the absent seats whose votes are a majority now (`absence.recount`), under
+        """Hand over the absent seats whose votes are a majority now (`orm.recount`), under
         the room's row lock; whether any was (then every process is told)."""
 
     # -- take-backs ----------------------------------------------------------------------------

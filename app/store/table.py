@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
+from app.store import orm
 from app.store.base import Reaped, U
 from app.store.db import OrmPaths, transaction, uncount
 from app.store.hub import Hub
@@ -30,7 +31,6 @@ from app.store.models import (
     Watcher,
     utcnow,
 )
-from app.table import absence, rooms
 
 # The audit action of a player's take-back (`app.play.undo`); its detail keeps the undo id.
 TAKE_BACK = "take_back"
@@ -131,7 +131,7 @@ class TablePaths(OrmPaths):
     async def recount_votes(self, code: str) -> bool:
         async with self.sessions() as session, session.begin():
             room = await session.get(Room, code, with_for_update=True)
-            handed = room is not None and await absence.recount(session, room)
+            handed = room is not None and await orm.recount(session, room)
             if handed:
                 await self.hub.notify_in(session, self._told(code))
         return handed
@@ -142,12 +142,12 @@ class TablePaths(OrmPaths):
                         judge: Callable[[Any, list[Any], list[Any], str | None], Awaitable[U]]
                         ) -> tuple[int, U | None]:
         async with self.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
+            room = await orm.get_room(session, code, for_update=True)
             for detail in await session.scalars(select(AdminAction.detail).where(
                     AdminAction.room_code == room.code, AdminAction.action == TAKE_BACK)):
                 if detail.get("id") == undo_id and detail.get("player") == player_id:
                     return int(detail["made"]), None
-            seats = await rooms.seats_of(session, room.code)
+            seats = await orm.seats_of(session, room.code)
             rows = list(await session.scalars(select(MoveRow).where(
                 MoveRow.room_code == room.code).order_by(MoveRow.version)))
             name = await session.scalar(select(Player.name).where(Player.id == player_id))

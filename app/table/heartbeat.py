@@ -57,7 +57,7 @@ async def seat_disconnected(hall: Context, code: str, seat: int, player_id: str 
 
 async def settle_votes(hall: Context, code: str, votes_known: bool = False) -> None:
     """A seat's connection count changed: votes already cast may be a majority now, with nobody
-    voting again (`absence.recount`). Run by the process whose count changed, under the room's
+    voting again (`Store.recount_votes`). Run by the process whose count changed, under the room's
     row lock, so the seat is handed over once whichever processes count at the same moment.
     `votes_known`: the caller already saw votes on record."""
     try:

@@ -9,9 +9,9 @@ from app.errors import ApiError
 from app.hall import Hall
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
+from app.store import orm
 from app.store.models import Player, Room, Seat
-from app.table import absence
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 
 GAME = REGISTRY["gem-pyramid"]
@@ -46,7 +46,7 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
         room = await session.get(Room, code, with_for_update=True)
         held = await session.get(Seat, (code, seat))
         assert room is not None and held is not None
-        await absence.hand_to_bot(session, room, held, "vote")
+        await orm.hand_to_bot(session, room, held, "vote")
     await hall.load_snapshot(code)  # this process now holds the room with the bot seated
     # The bot has judged its move on that room; before it commits, the player takes the seat
     # back (on another process: this one hears nothing yet).
@@ -54,7 +54,7 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
     async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code, with_for_update=True)
         assert room is not None
-        await absence.reclaim(session, room, player)
+        await orm.reclaim(session, room, player)
     with pytest.raises(ApiError) as refused:
         await submit_move(hall, code, Mover(seat=seat, bot=True),
                           platform_id("bot", version, seat), version, move)

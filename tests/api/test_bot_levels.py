@@ -18,7 +18,7 @@ from app.config import Settings
 from app.hall import Hall
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import Player, Room, Seat
-from app.table.rooms import create_room, start
+from app.store.orm import create_room, start
 from games import REGISTRY
 from tests.api.client import Api
 from tests.server import database

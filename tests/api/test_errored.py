@@ -12,7 +12,7 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import Player, Room
-from app.table.rooms import create_room, join, leave, seats_of, start
+from app.store.orm import create_room, join, leave, seats_of, start
 from games import REGISTRY
 from games.gem_pyramid.rules import GemPyramid
 from tests.server import sqlite_database

@@ -13,8 +13,8 @@ from sqlalchemy import func, select
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.models import MoveRow, Player, Room
+from app.store.orm import create_room, join, start
 from app.store.postgres.groupcommit import GroupCommit
-from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move, hall_on
 

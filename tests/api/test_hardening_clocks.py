@@ -20,7 +20,7 @@ from app.hall import Hall
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, _check_time, _clock, submit_move
 from app.store.models import MoveRow, Player, Room, utcnow
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from app.table.seat_clocks import LATE_GRACE_SECONDS
 from games import REGISTRY
 

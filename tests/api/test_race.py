@@ -11,7 +11,7 @@ from app.errors import ApiError
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.models import MoveRow, Player, Room
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 from tests.games.test_temple_rush import lightning_table, play
 

@@ -15,7 +15,7 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import MoveRow, Player, Seat
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move
 from tests.server import database

@@ -220,7 +220,7 @@ class PostgresStore(SharedPaths):
     async def has_votes(self, code: str) -> bool:
         held = self.cache.get(code)
         if held is not None and held.status != "active":
-            # Votes count only mid-game (`absence.recount`); a room held here that ended, or
+            # Votes count only mid-game (`orm.recount`); a room held here that ended, or
             # has not started, is forgotten by any change that could make it active again.
             return False
         return bool(await self.cache.pool.fetchval(_HAS_VOTES, code))
