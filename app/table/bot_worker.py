@@ -11,6 +11,10 @@ import bots as engine
 from games.protocol import Move, State
 
 PARENT_CHECK_SECONDS = 1.0
+# A worker's scheduling priority below the server's (nice 0): where cores are short, people's
+# moves are served first and bots think on what is left (a search is bounded by wall time, so
+# it plays weaker under load, never slower).
+WORKER_NICENESS = 10
 
 
 def think(game_id: str, state: State, seat: int, level: str, seed: str,
@@ -24,12 +28,14 @@ def warm() -> None:
     """Nothing: unpickling this function has already imported the engine and every game."""
 
 
-def watch_parent() -> None:
-    """The pool's initializer, in every worker: end this worker once the server's process is gone.
+def start_worker() -> None:
+    """The pool's initializer, in every worker: a lower priority than the server's, and an end
+    to this worker once the server's process is gone.
 
     A spawned worker holds both ends of its call queue's pipe, so it never sees the server go:
     a server killed (or one whose pool was not shut down) left its workers waiting for ever, one
     more process per server started (the test suite starts dozens)."""
+    os.nice(WORKER_NICENESS)
     parent = os.getppid()
 
     def watch() -> None:

@@ -27,7 +27,7 @@ from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.table.bot_worker import think, warm, watch_parent
+from app.table.bot_worker import start_worker, think, warm
 from games import REGISTRY
 from games.protocol import Move, State
 
@@ -65,7 +65,7 @@ class BotThinker:
             # spawn, not fork: the server's process holds threads and open connections.
             self._pool = ProcessPoolExecutor(self._workers,
                                              mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=watch_parent)
+                                             initializer=start_worker)
             self._pool.submit(warm)  # spawn the workers now: they import the engine and games
         return self._pool
 
@@ -137,7 +137,7 @@ class BotThinker:
 
     def stop(self) -> None:
         """The server stops: its workers end now, a search under way included (the workers also
-        end on their own once the server's process is gone: `bot_worker.watch_parent`)."""
+        end on their own once the server's process is gone: `bot_worker.start_worker`)."""
         if self._pool is not None:
             self._retire(self._pool, end_workers=True)
 

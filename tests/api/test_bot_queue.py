@@ -6,6 +6,7 @@ for another room. A server that stops, or is killed, leaves no worker behind."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import time
 from random import Random
@@ -13,6 +14,7 @@ from typing import Any
 
 import bots
 from app.config import Settings
+from app.table.bot_worker import WORKER_NICENESS
 from app.table.bots import BotThinker
 from games import REGISTRY
 from tests.api.client import Api
@@ -46,6 +48,21 @@ async def test_decisions_queued_for_the_one_worker_each_get_their_whole_budget()
         moves = await asyncio.gather(*(thinker.decide(LUCENT.id, state, seat, "easy", f"s{n}")
                                        for n in range(3)))
         assert moves == [searched] * 3, "a queued decision fell back"
+    finally:
+        thinker.stop()
+
+
+def worker_niceness() -> int:
+    """Run in a worker: its scheduling priority."""
+    return os.nice(0)
+
+
+async def test_bots_think_at_a_lower_priority_than_the_server() -> None:
+    thinker = BotThinker(Settings(bot_workers=1))
+    try:
+        niceness = await asyncio.wrap_future(thinker._ensure_pool().submit(worker_niceness))
+        assert niceness == min(19, os.nice(0) + WORKER_NICENESS), \
+            "people's moves are served before bots think"
     finally:
         thinker.stop()
 
