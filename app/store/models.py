@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -68,6 +69,9 @@ class Room(Base):
     seed: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    # The version `state` is at when older than `version` (None: at `version`). Postgres writes
+    # the state only with some moves; the moves after this one rebuild it (`snapshots`).
+    state_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     next_room: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -83,6 +87,13 @@ class Room(Base):
     # last_move_at, are kept by the move pipeline: {"<seat>": seconds}.
     clock_increment: Mapped[int | None] = mapped_column(Integer, nullable=True)
     clock_banks: Mapped[dict[str, float] | None] = mapped_column(JsonType, nullable=True)
+
+
+@event.listens_for(Room.state, "set")
+def _state_is_current(room: Room, value: Any, old: Any, initiator: Any) -> None:
+    """Whoever sets a room's state through the ORM (a start, a take-back, a rollback) sets it
+    at the room's version: the older snapshot and its tail no longer apply."""
+    room.state_version = None
 
 
 class Seat(Base):

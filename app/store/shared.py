@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
 from app.play.movelog import by_name
+from app.store import snapshots
 from app.store.base import (
     AdminRoom,
     AdminRooms,
@@ -230,11 +231,14 @@ class SharedPaths(OrmPaths):
                                                 .limit(500)),
                          *await session.scalars(query.where(~live)
                                                 .order_by(Room.updated_at.desc()).limit(200))]
+            # who is to act (`console._to_act`), from the state at each active room's version
+            await snapshots.resolve(session, [r for r in found if r.status == "active"])
             return AdminRooms(found, await _players(session, [r.code for r in found]))
 
     async def admin_room(self, code: str) -> AdminRoom:
         async with self.sessions() as session:
             room = await rooms.get_room(session, code)
+            await snapshots.resolve(session, [room])
             seats = await rooms.seats_of(session, room.code)
             moves = list(await session.scalars(select(MoveRow).where(
                 MoveRow.room_code == room.code).order_by(MoveRow.version)))
@@ -253,7 +257,9 @@ class SharedPaths(OrmPaths):
 
     async def room_row(self, code: str) -> Any:
         async with self.sessions() as session:
-            return await rooms.get_room(session, code)
+            room = await rooms.get_room(session, code)
+            await snapshots.resolve(session, [room])
+            return room
 
     async def audit_log(self, code: str | None, limit: int) -> list[Any]:
         query = select(AdminAction).order_by(AdminAction.id.desc()).limit(limit)

@@ -9,6 +9,7 @@ from app.errors import ApiError
 from app.hall import Hall
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
+from app.store import snapshots
 from app.store.models import Player, Room, Seat
 from app.table import absence
 from app.table.rooms import create_room, join, start
@@ -21,6 +22,7 @@ async def _state(hall: Hall, code: str) -> tuple[int, dict]:
     async with hall.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
+        await snapshots.resolve(session, [room])  # the state at the room's version
         return room.version, room.state
 
 
