@@ -17,9 +17,11 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
+    inspect,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm.attributes import flag_modified
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -94,6 +96,14 @@ def _state_is_current(room: Room, value: Any, old: Any, initiator: Any) -> None:
     """Whoever sets a room's state through the ORM (a start, a take-back, a rollback) sets it
     at the room's version: the older snapshot and its tail no longer apply."""
     room.state_version = None
+
+
+@event.listens_for(Room, "before_update")
+def _state_written_with_its_version(mapper: Any, connection: Any, room: Room) -> None:
+    """The ORM leaves out a value set equal to the one loaded; a cleared `state_version`
+    says the column holds the state at the room's version, so the state is written with it."""
+    if inspect(room).attrs.state_version.history.deleted and room.state_version is None:
+        flag_modified(room, "state")
 
 
 class Seat(Base):

@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
+from app.store import snapshots
 from app.store.models import MoveRow, Player, Room
 from app.store.snapshots import SNAPSHOT_EVERY
 from app.table.rooms import create_room, join, start
@@ -80,3 +81,27 @@ async def test_a_room_read_afresh_is_at_its_version_after_every_move(hall: Hall)
         assert _plain((await hall.store.room_row(code)).state) == replayed  # the admin's read
         assert _plain((await hall.store.admin_room(code)).room.state) == replayed
     assert version > SNAPSHOT_EVERY  # the game went past a snapshot
+
+
+async def test_a_state_set_through_the_orm_is_written_with_its_version(hall: Hall) -> None:
+    """A take-back or a rollback sets the state at the room's version through the ORM: the
+    column must then hold it, even when it equals what the session read (a caught-up state)."""
+    code, ids = await _room(hall)
+    chooser = random.Random(3)
+    for version in range(3):
+        snap = await hall.load_snapshot(code)
+        assert snap is not None
+        seat = sorted(GAME.to_act(snap.state))[0]
+        await submit_move(hall, code, Mover(player_id=ids[seat]), f"m{version}", version,
+                          chooser.choice(GAME.legal_moves(snap.state, seat)))
+    made, replayed, _ = await _replayed(hall, code)
+    assert made == 3
+    async with hall.sessions() as session, session.begin():
+        room = await session.get(Room, code)
+        assert room is not None
+        await snapshots.resolve(session, [room])
+        room.state = room.state  # the state at version 3, as a rebuild would set it
+    async with hall.sessions() as session:
+        room = await session.get(Room, code)
+        assert room is not None
+        assert room.state_version is None and _plain(room.state) == replayed
