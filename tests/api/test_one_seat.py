@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 from alembic import command
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from app.store.db import make_engine, make_sessionmaker
@@ -23,9 +23,10 @@ async def _double_seats(url: str) -> None:
         session.add(Player(id="p", name="P", token_hash="h"))
         await session.flush()
         for code, status in (("aaa-aaa-aaa", "lobby"), ("bbb-bbb-bbb", "active")):
-            session.add(Room(code=code, game="gem-pyramid", options={}, status=status,
-                             host_id="p", private=True, seed="s", version=0))
-            await session.flush()
+            # Core, naming only columns revision 0008 has: the model has rooms columns since
+            await session.execute(insert(Room.__table__).values(
+                code=code, game="gem-pyramid", options={}, status=status, host_id="p",
+                private=True, seed="s", version=0))
             session.add_all(Seat(room_code=code, seat=n, player_id="p", connections=1)
                             for n in (0, 1))
     await engine.dispose()
