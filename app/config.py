@@ -29,7 +29,8 @@ class Settings(BaseSettings):
     bot_budget_scale: float = 1.0
     # A bot decision not back this long after its level's budget plays a fallback move instead.
     bot_timeout_grace_seconds: float = 5.0
-    # The level of the bot that stands in for a player (a vote, a leave, the admin, a turn clock).
+    # The level of the bot that stands in for a player (a vote, a leave, the admin) in rooms made
+    # without a level of their own (`standin_level` on POST /api/rooms).
     bot_level: str = "normal"
     # How long a seat's player may be gone mid-game before the others may vote a bot in.
     absent_grace_seconds: float = 60.0

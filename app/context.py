@@ -16,7 +16,6 @@ from app.play.locks import RoomLocks
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.store.base import Store
-from app.store.hub import Hub
 
 
 class RoomRead(NamedTuple):
@@ -36,8 +35,6 @@ class Waker(Protocol):
 class Context(Protocol):
     settings: Settings
     store: Store
-    sessions: Any  # the store's ORM sessions (`Store.sessions`)
-    hub: Hub
     origin: str
     sockets: RoomSockets
     locks: RoomLocks
@@ -52,8 +49,6 @@ class Context(Protocol):
     async def load_snapshot(self, code: str) -> Snapshot | None: ...
 
     async def read_room(self, code: str, state: bool = True) -> RoomRead | None: ...
-
-    async def room_changed(self, code: str, session: Any, reset: bool = False) -> None: ...
 
     async def after_room_change(self, code: str, force_state: bool = False,
                                 state: bool = True, forget: bool = True,

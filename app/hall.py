@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
 
 from app.config import Settings
 from app.context import RoomRead
@@ -35,8 +34,6 @@ class Hall:
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self.store = open_store(settings, self.origin)
-        self.sessions = self.store.sessions
-        self.hub = self.store.hub
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)
@@ -107,13 +104,6 @@ class Hall:
                 self.push(snap)
         except Exception:
             log.exception("could not relay %s", payload)
-
-    async def room_changed(self, code: str, session: Any, reset: bool = False) -> None:
-        """Inside the writer's transaction: tell every process the room's seats or status moved.
-
-        `reset` (an admin rollback) makes every process push the state even at an old version.
-        """
-        await self.hub.notify_in(session, self.room_notice(code, reset))
 
     def room_notice(self, code: str, reset: bool = False) -> str:
         """The hub payload saying this process changed the room's seats or status."""

@@ -28,7 +28,7 @@ from app.play.moves import Mover, submit_move
 from app.store import snapshots
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import Player
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -49,7 +49,7 @@ def cluster_cpu(postmaster: int) -> float:
 
 async def _rooms(hall: Hall, game: str, count: int, tag: str) -> list[tuple[str, list[str]]]:
     made = []
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         for n in range(count):
             players = [Player(id=f"{tag}{n}p{s}", name=f"P{s}", token_hash=f"{tag}{n}h{s}")
                        for s in (0, 1)]

@@ -9,10 +9,10 @@ search never stalls a room.
 from __future__ import annotations
 
 import logging
-import time
 from random import Random
+from typing import Any
 
-from bots.engine import Budget, Search, determinise, one_ply_values
+from bots.engine import Budget, Clock, Search, determinise, one_ply_values
 from bots.evals import evaluation_for
 from bots.levels import DEFAULT_LEVEL, LEVELS, Level
 from games import REGISTRY
@@ -26,16 +26,17 @@ __all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "choose", "fallback_move"]
 
 def choose(game: Game | str, state: State, seat: int, level: str = DEFAULT_LEVEL,
            seed: int | str = 0, *, players: int | None = None, iterations: int | None = None,
-           timed: bool = True) -> Move:
+           timed: bool = True, stats: dict[str, Any] | None = None) -> Move:
     """A legal move for `seat` at `level`, decided from what `seat` may see.
 
     `game` is a Game or its id (an id pickles to a process pool in a few bytes). The same seed,
     the same view and `timed=False` give the same move; `iterations` overrides the level's cap.
     `players` (the table's size) is best passed; without it the game's fixed size or
-    `state["players"]` is used. Any error inside the
+    `state["players"]` is used. A `stats` dict, when given, receives the search's `iterations`
+    and why it `stopped` ("deadline", "settled" or "cap"), for calibration. Any error inside the
     search falls back to `fallback_move`; a seat with no legal move raises ValueError.
     """
-    started = time.perf_counter()
+    started = Clock.now()
     rules = REGISTRY[game] if isinstance(game, str) else game
     legal = rules.legal_moves(state, seat)
     if not legal:
@@ -44,7 +45,7 @@ def choose(game: Game | str, state: State, seat: int, level: str = DEFAULT_LEVEL
         return legal[0]
     try:
         move = _decide(rules, state, seat, LEVELS[level], seed, legal, started,
-                       _players(rules, state, players), iterations, timed)
+                       _players(rules, state, players), iterations, timed, stats)
     except Exception:
         log.exception("bot search failed in %s (level %s); playing a fallback move",
                       rules.id, level)
@@ -78,7 +79,7 @@ def _players(game: Game, state: State, players: int | None) -> int:
 
 def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
             legal: list[Move], started: float, players: int, iterations: int | None,
-            timed: bool) -> Move:
+            timed: bool, stats: dict[str, Any] | None) -> Move:
     rng = Random(f"bot:{level.name}:{seed}")
     evaluation = evaluation_for(game.id)
     if level.kind == "random":
@@ -92,4 +93,8 @@ def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
     # The last iteration runs past the deadline: aim short of the budget to land within it.
     deadline = started + TIME_MARGIN * level.seconds if timed else None
     budget = Budget(iterations if iterations is not None else level.iterations, deadline)
-    return Search(game, state, seat, evaluation, rng, players).run(legal, budget)
+    search = Search(game, state, seat, evaluation, rng, players)
+    move = search.run(legal, budget)
+    if stats is not None:
+        stats.update(iterations=search.iterations, stopped=search.stopped)
+    return move

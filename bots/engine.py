@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 
@@ -36,6 +36,16 @@ PRIOR_VISITS = 3  # playouts' worth of trust in a root move's one-ply value
 INFORMED_DRAWS = 3  # unopened moves scored before one is opened below the root
 CHECK_EVERY = 8  # iterations between checks that the choice is already settled
 Key = tuple[int, bytes]
+
+
+class Clock:
+    """What a search's time budget is measured on: the wall clock, as a table waits.
+
+    Calibration (bench/arena.py) switches it to the process's CPU time, which other programs on
+    a loaded machine cannot stretch: iterations counted on it are those of an idle core.
+    """
+
+    now: ClassVar[Callable[[], float]] = time.perf_counter  # a builtin: never bound as a method
 
 
 def move_key(move: Move) -> bytes:
@@ -92,10 +102,10 @@ class Budget:
     """When a search stops: an iteration cap (deterministic) and an optional deadline."""
 
     iterations: int
-    deadline: float | None = None  # time.perf_counter() value
+    deadline: float | None = None  # a Clock.now() value
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and Clock.now() >= self.deadline
 
 
 def actor(acting: frozenset[int], seat: int) -> int:
@@ -122,6 +132,8 @@ class Search:
         self.root = Node(totals=[0.0] * players)
         self.root_keys: list[Key] = []
         self.root_priors: list[float] = []
+        self.iterations = 0  # done by `run`, and why it stopped: what calibration reads
+        self.stopped = "cap"
 
     def run(self, legal: list[Move], budget: Budget) -> Move:
         priors = self._root_priors(legal, budget)
@@ -129,14 +141,17 @@ class Search:
         ranked = [legal[i] for i in order]
         self.root_priors = [priors[i] for i in order]
         self.root_keys = [(self.seat, move_key(m)) for m in ranked]
-        started = time.perf_counter()
+        started = Clock.now()
         for done in range(budget.iterations):
             if budget.out_of_time():
+                self.stopped = "deadline"
                 break
             if done % CHECK_EVERY == 0 and done and self._settled(budget, done, started):
+                self.stopped = "settled"
                 break
             det = determinise(self.game, self.state, self.seat, self.rng)
             self._iterate(det, ranked, budget)
+            self.iterations = done + 1
         return self._best(ranked)
 
     def _settled(self, budget: Budget, done: int, started: float) -> bool:
@@ -147,7 +162,7 @@ class Search:
         """
         left = budget.iterations - done
         if budget.deadline is not None:
-            now = time.perf_counter()
+            now = Clock.now()
             pace = done / max(now - started, 1e-9)
             left = min(left, int(pace * max(budget.deadline - now, 0.0)) + 1)
         visits = sorted((child.visits for child in self.root.children.values()), reverse=True)
@@ -256,8 +271,8 @@ class Search:
         det = determinise(self.game, self.state, self.seat, self.rng)
         stop = budget.out_of_time
         if budget.deadline is not None:
-            cutoff = time.perf_counter() + PRIOR_SHARE * (budget.deadline - time.perf_counter())
-            stop = lambda: time.perf_counter() >= cutoff  # noqa: E731
+            cutoff = Clock.now() + PRIOR_SHARE * (budget.deadline - Clock.now())
+            stop = lambda: Clock.now() >= cutoff  # noqa: E731
         order = list(range(len(legal)))
         self.rng.shuffle(order)
         scored = one_ply_values(self.game, det, self.seat, [legal[i] for i in order],

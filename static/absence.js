@@ -106,16 +106,18 @@ export class AbsenceNotice {
 
   absentLine(seat, mine) {
     const name = this.page.name(seat.seat);
+    // The bot a vote would seat plays at the room's stand-in level (chosen when it was made).
+    const level = this.page.room.standin_level || DEFAULT_BOT_LEVEL;
     const wait = secondsUntil(seat.vote_after);
     const tally = `${seat.votes.length} of ${seat.votes_needed} votes`;
     if (wait > 0) {
       this.waitingOn = seat.seat;
       return h("p", { class: "absence-line", "data-testid": "absent" },
-        `${name} lost the connection. If they are not back in ${wait} s, you can vote to let a bot play for them: ${standInDoes(DEFAULT_BOT_LEVEL)}.`);
+        `${name} lost the connection. If they are not back in ${wait} s, you can vote to let a bot play for them: ${standInDoes(level)}.`);
     }
     const voted = mine !== null && seat.votes.includes(mine);
     return h("p", { class: "absence-line", "data-testid": "absent" },
-      `${name} is away. Let a bot play for them? If you do, ${standInDoes(DEFAULT_BOT_LEVEL)}, until they take the seat back. (${tally}; a majority of the players here decides.) `,
+      `${name} is away. Let a bot play for them? If you do, ${standInDoes(level)}, until they take the seat back. (${tally}; a majority of the players here decides.) `,
       mine === null ? null : h("button", {
         class: "btn small", "data-testid": "vote-bot", "data-key": `vote-${seat.seat}`, disabled: voted,
         onclick: (e) => this.page.roomAction("vote", { seat: seat.seat }, e.currentTarget),

@@ -1,7 +1,7 @@
 // The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
 
 import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
-import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer } from "./bots.js";
+import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer, standinChoice } from "./bots.js";
 import { clockChoice, clockText } from "./clock.js";
 import { rulesButton } from "./rules.js";
 import { h, navigate, replace, toast } from "./ui.js";
@@ -223,6 +223,7 @@ function gameCard(game) {
   const privacy = h("input", { id: id("private"), name: "private", type: "checkbox", checked: true });
   const variants = optionControls(game);
   const clock = clockChoice(id("clock"));
+  const standin = standinChoice(id("standin"));
   async function create(e) {
     e.preventDefault();
     const count = Number(seats.value);
@@ -234,7 +235,7 @@ function gameCard(game) {
     try {
       const room = await api("POST", "/api/rooms", { game: game.id, seats: count,
                                                      private: privacy.checked, options: variants.read(),
-                                                     ...clock.read() });
+                                                     ...clock.read(), ...standin.read() });
       navigate(`/r/${room.code}`);
     } catch (err) {
       toast(err.message);
@@ -252,6 +253,7 @@ function gameCard(game) {
       h("label", { for: id("seats") }, "Seats"), seats),
     variants.el,
     clock.el,
+    standin.el,
     h("div", { class: "field check" }, privacy,
       h("label", { for: id("private") }, "Private room (only people with the link can join)")),
     h("button", { class: "btn primary", type: "submit", "data-testid": "create-room" }, `Create a ${game.title} room`),

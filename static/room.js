@@ -3,7 +3,7 @@
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
-import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL } from "./bots.js";
+import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL, standinText } from "./bots.js";
 import { ChatPanel } from "./chat.js";
 import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
@@ -939,6 +939,7 @@ class RoomPage {
         chosen.map(([k, v]) => `${schema[k]?.title || k}: ${v}`).join(", ")) : null,
       clockText(room) ? h("p", { class: "clock-note", "data-testid": "clock-note" }, "Turn clock: ", h("strong", {}, clockText(room)),
         " — when a player's time runs out, a standard move is played for them.") : null,
+      h("p", { class: "hint", "data-testid": "standin-note" }, standinText(room)),
       h("ol", { class: "lobby-seats", "data-testid": "seats" }, room.seats.map((s) => h("li", {
         class: `lobby-seat${s.player || s.bot ? " taken" : ""}`, "data-seat": s.seat },
         h("span", { class: "seat-no" }, s.seat + 1),

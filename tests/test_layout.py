@@ -128,3 +128,30 @@ def test_routes_open_no_orm_session() -> None:
                 for number, line in enumerate(path.read_text().splitlines(), 1)
                 if re.search(r"\bSessionDep\b|\.sessions\(\)|AsyncSession", line)]
     assert found == [] and sessions == []
+
+
+# What only the store may reach for: SQLAlchemy, asyncpg, the ORM's engine and sessions
+# (`app.store.db`) and the stores themselves. `app.store.models` (the row types, `utcnow`) and
+# `app.store.base` (the protocol) are everyone's; the Hall opens the store (`app.store.choice`)
+# and the entry point migrates the schema (`app.store.migrate`).
+_DATABASE = re.compile(r"^(sqlalchemy|asyncpg"
+                       r"|app\.store\.(?!models$|base$|choice$|migrate$|hub$)\w+)(\.|$)")
+
+
+def test_only_the_store_touches_the_database() -> None:
+    """Services call `Store` methods, one line each: outside app/store no module imports
+    SQLAlchemy, asyncpg or a store's implementation, nor opens an ORM session or a pool's
+    connection, so that the seam stays the seam."""
+    outside = [path for path in APP.rglob("*.py") if "store" not in path.relative_to(APP).parts]
+    found = sorted(f"{path.relative_to(APP.parent)}: {module}" for path in outside
+                   for module in _imports(path) if _DATABASE.match(module))
+    sessions = [f"{path.relative_to(APP.parent)}:{number}" for path in outside
+                for number, line in enumerate(path.read_text().splitlines(), 1)
+                if re.search(r"\.sessions\b|AsyncSession|\.reader\.|\.engine\.|\.pool\.", line)]
+    assert found == [] and sessions == []
+
+
+def test_the_database_check_can_fail() -> None:
+    assert _DATABASE.match("sqlalchemy.ext.asyncio") and _DATABASE.match("asyncpg")
+    assert _DATABASE.match("app.store.db") and _DATABASE.match("app.store.postgres.roomcache")
+    assert not _DATABASE.match("app.store.models") and not _DATABASE.match("app.store.base")

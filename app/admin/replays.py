@@ -12,8 +12,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
 from app.context import Context
@@ -85,14 +83,6 @@ def frames(room: Room, players: int, rows: Sequence[MoveRow], viewer: int | None
     except Exception as exc:  # a broken rule module: show what could be rebuilt
         error = f"The rules failed at version {len(out)}: {type(exc).__name__}: {exc}"
     return {"seat": viewer, "frames": out, "error": error}
-
-
-async def log_rows(session: AsyncSession, code: str, upto: int | None = None) -> list[MoveRow]:
-    """The room's move log in version order (up to and including `upto`)."""
-    query = select(MoveRow).where(MoveRow.room_code == code).order_by(MoveRow.version)
-    if upto is not None:
-        query = query.where(MoveRow.version <= upto)
-    return list(await session.scalars(query))
 
 
 async def replay_payload(read: ReplayRead, seat: int | None, whole_log: bool) -> dict[str, Any]:

@@ -46,6 +46,9 @@ class NewRoom(BaseModel):
     # Fischer clock: with an increment, turn_clock is each seat's starting bank and every move
     # a seat makes adds this many seconds to it (app/table/seat_clocks.py).
     clock_increment: int | None = Field(None, ge=0, le=MAX_CLOCK_INCREMENT)
+    # The level of the bot that stands in for a player who leaves or is voted out (a platform
+    # option, not the game's: bots.LEVELS); None: the server's BOT_LEVEL.
+    standin_level: str | None = None
 
     @model_validator(mode="after")
     def _bank_for_increment(self) -> NewRoom:
@@ -114,7 +117,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) ->
     hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("rooms", where, player.id)
     return await hall.store.add_room(player, body.game, body.options, body.seats, body.private,
-                                     body.turn_clock, body.clock_increment)
+                                     body.turn_clock, body.clock_increment, body.standin_level)
 
 
 @router.get("/rooms")

@@ -1,5 +1,5 @@
-"""Take-backs: a socket's `undo` frame, judged on the replayed log and written in one
-transaction.
+"""Take-backs: a socket's `undo` frame, judged here on the replayed log and written by the
+store in one transaction (`Store.take_back`).
 
 A player takes back their own last step: the room's newest move row must be theirs (nobody
 moved since), made by them (not a bot, the clock or the admin), from the version they saw, and
@@ -14,25 +14,21 @@ result, read from that audit line.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from app.admin.replays import log_rows
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import PLATFORM_PREFIX, check_player_id
 from app.play.offers import may_take_back, remember
 from app.play.sockets import Client, error_frame
-from app.store.db import transaction
-from app.store.models import AdminAction, MoveRow, Player, Room
+from app.store.models import MoveRow, Room
 from app.table import rooms
 from games import REGISTRY, Game
 from games.protocol import State, match_rng, replay
-
-TAKE_BACK = "take_back"  # the audit log's action
 
 
 async def on_undo_frame(hall: Context, client: Client, message: dict[str, Any]) -> None:
@@ -61,7 +57,7 @@ async def on_undo_frame(hall: Context, client: Client, message: dict[str, Any]) 
 
 
 @dataclass(frozen=True, slots=True)
-class Undone:
+class Replayed:
     """What the replay found: the state before the last move, and whether the move before
     that one may be taken back in turn."""
 
@@ -69,7 +65,20 @@ class Undone:
     next_undoable: bool
 
 
-def _rebuild(game: Game, room: Room, players: int, rows: list[MoveRow], seat: int) -> Undone:
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """A judged take-back, as the store writes it (`app.store.base.Undoing`): the state and
+    clock banks before the move, the audit line's actor and detail; and, for this process,
+    the seat whose move before may be taken back in turn (None: none)."""
+
+    before: State
+    banks: dict[str, float] | None
+    actor: str
+    detail: dict[str, Any]
+    next_seat: int | None
+
+
+def _rebuild(game: Game, room: Room, players: int, rows: list[MoveRow], seat: int) -> Replayed:
     """Replay the log without its last move, judging the take-back on the way (sync: run in a
     thread, a long game's replay is not free)."""
     options = game.Options.model_validate(room.options)
@@ -95,16 +104,7 @@ def _rebuild(game: Game, room: Room, players: int, rows: list[MoveRow], seat: in
     if not game.undoable(before, seat, last.move):
         raise ApiError(409, "cannot_undo", "That move showed the table something new or ended "
                        "a round: the rules do not let it be taken back.")
-    return Undone(before, next_undoable)
-
-
-async def _earlier(session: Any, code: str, player_id: str, undo_id: str) -> int | None:
-    """The version an undo with this id by this player already went back to, if any."""
-    for detail in await session.scalars(select(AdminAction.detail).where(
-            AdminAction.room_code == code, AdminAction.action == TAKE_BACK)):
-        if detail.get("id") == undo_id and detail.get("player") == player_id:
-            return int(detail["made"])
-    return None
+    return Replayed(before, next_undoable)
 
 
 def _mine_to_take_back(room: Room, seats: list[Any], rows: list[MoveRow], player_id: str,
@@ -130,16 +130,36 @@ def _mine_to_take_back(room: Room, seats: list[Any], rows: list[MoveRow], player
     return seat, last
 
 
-def _audit_line(game: Game, room: Room, name: str, seat: int, last: MoveRow, undo_id: str,
-                player_id: str) -> AdminAction:
-    """The `take_back` audit line: the players' log sentence, and the id's first result."""
-    shown = game.redact_move(last.move, seat, None)  # the sentence is for everyone
-    what = game.describe(shown) if shown is not None else "a hidden move"
-    return AdminAction(actor=name[:40], action=TAKE_BACK, room_code=room.code,
-                       version=room.version,
-                       detail={"id": undo_id, "player": player_id, "seat": seat,
-                               "move": last.move, "made": room.version - 1,
-                               "text": f"{name} took back: {what}"})
+def _banks_after(room: Room, seat: int) -> dict[str, float] | None:
+    """Time spent stays spent, but the increment the move earned goes with it: else taking back
+    and moving again would wind a Fischer clock up at will."""
+    if room.clock_banks is None or not room.clock_increment:
+        return room.clock_banks
+    banks = dict(room.clock_banks)
+    banks[str(seat)] = max(0.0, banks.get(str(seat), 0.0) - room.clock_increment)
+    return banks
+
+
+def _judge(player_id: str, undo_id: str, seen_version: int
+           ) -> Callable[[Room, list[Any], list[MoveRow], str | None], Awaitable[Undone]]:
+    """The take-back's judgement, run by the store on the locked room, its seats, its move
+    rows and the player's name: the generic checks, the replay, and the audit line (the
+    players' log sentence, and the id's first result)."""
+
+    async def judge(room: Room, seats: list[Any], rows: list[MoveRow],
+                    name: str | None) -> Undone:
+        seat, last = _mine_to_take_back(room, seats, rows, player_id, seen_version)
+        game = REGISTRY[room.game]
+        replayed = await run_in_threadpool(_rebuild, game, room, len(seats), rows, seat)
+        name = name or f"Seat {seat + 1}"
+        shown = game.redact_move(last.move, seat, None)  # the sentence is for everyone
+        what = game.describe(shown) if shown is not None else "a hidden move"
+        return Undone(replayed.before, _banks_after(room, seat), name[:40],
+                      {"id": undo_id, "player": player_id, "seat": seat, "move": last.move,
+                       "made": room.version - 1, "text": f"{name} took back: {what}"},
+                      seat if replayed.next_undoable else None)
+
+    return judge
 
 
 async def take_back(hall: Context, code: str, player_id: str, undo_id: str,
@@ -147,32 +167,11 @@ async def take_back(hall: Context, code: str, player_id: str, undo_id: str,
     """Take back the player's last move in room `code`; the version the room is at after."""
     code = rooms.normalize_code(code)
     async with hall.locks.get(code):
-        async with hall.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
-            done = await _earlier(session, room.code, player_id, undo_id)
-            if done is not None:
-                return done
-            seats = await rooms.seats_of(session, room.code)
-            rows = await log_rows(session, room.code)
-            seat, last = _mine_to_take_back(room, seats, rows, player_id, seen_version)
-            game = REGISTRY[room.game]
-            undone = await run_in_threadpool(_rebuild, game, room, len(seats), rows, seat)
-            name = await session.scalar(select(Player.name).where(Player.id == player_id))
-            session.add(_audit_line(game, room, name or f"Seat {seat + 1}", seat, last,
-                                    undo_id, player_id))
-            await session.delete(last)
-            room.state, room.version = undone.before, room.version - 1
-            if room.clock_banks is not None and room.clock_increment:
-                # Time spent stays spent, but the increment the move earned goes with it: else
-                # taking back and moving again would wind a Fischer clock up at will.
-                banks = dict(room.clock_banks)
-                banks[str(seat)] = max(0.0, banks.get(str(seat), 0.0) - room.clock_increment)
-                room.clock_banks = banks
-            made = room.version
-            await hall.room_changed(room.code, session, reset=True)
-        # Under the lock still: a move queued behind this one must not be judged on what the
-        # store holds of the room from before the take-back.
-        hall.store.forget(code)
-        remember(code, made, seat if undone.next_undoable else None)
+        made, undone = await hall.store.take_back(code, player_id, undo_id,
+                                                  _judge(player_id, undo_id, seen_version))
+        if undone is None:  # this undo id already took a move back
+            return made
+        # Under the lock still (the store forgot the room it held before the take-back).
+        remember(code, made, undone.next_seat)
     await hall.after_room_change(code, force_state=True)
     return made

@@ -5,11 +5,10 @@ production, several processes, the fast path; `SqliteStore` (app/store/sqlite.py
 process on a file. Services call these methods and never ask which database is behind them.
 
 The rarer paths (leaving, votes and handovers, rematches, the move log, replays, chat lines,
-the admin's actions and the audit log) are methods too, written once in the ORM
-(`app.store.shared.SharedPaths`, which both stores inherit). Both stores also hand out the
-SQLAlchemy engine and sessions (`engine`, `reader`, `sessions`) to the background services not
-yet behind a method (clocks, the heartbeat's reaper, take-backs). What differs between the
-two databases (the hot path) each store writes itself.
+the admin's actions and the audit log, turn clocks, heartbeats, take-backs) are methods too,
+written once in the ORM (`app.store.shared.SharedPaths` and `app.store.table.TablePaths`, which
+both stores inherit). What differs between the two databases (the hot path) each store writes
+itself. Nothing outside app/store touches SQLAlchemy or a session: the seam is these methods.
 """
 
 from __future__ import annotations
@@ -18,8 +17,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
-
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.play.snapshot import Snapshot
 from app.store.hub import Hub
@@ -155,12 +152,33 @@ class ReplayRead:
     payload: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Reaped:
+    """What the reaper took back from processes whose heartbeat stopped."""
+
+    dead: list[str]  # the processes found dead (their rows now deleted by this reaper)
+    orphans: list[str]  # the active rooms with a bot seat: a dead process may have driven them
+    sockets: int  # seat sockets of stopped processes uncounted
+    rooms: set[str]  # the rooms whose seats' counts changed
+    watched: set[str]  # the rooms whose spectators changed
+
+
+class Undoing(Protocol):
+    """What the store needs of a judged take-back to write it (`app.play.undo.Undone`)."""
+
+    before: Any  # the state before the move taken back
+    banks: dict[str, float] | None  # the clock banks once it is taken back
+    actor: str  # the audit line's actor (the player's name)
+    detail: dict[str, Any]  # the audit line's detail: "id" (the undo id), "player", "made", ...
+
+
+# A judged take-back (`app.play.undo.Undone`), as the store writes it.
+U = TypeVar("U", bound=Undoing)
+
+
 class Store(Protocol):
     """Players, rooms, seats, moves, socket counts, chat, votes and the audit log."""
 
-    engine: AsyncEngine  # the ORM paths both databases share
-    reader: AsyncEngine  # single-statement reads, autocommitted
-    sessions: async_sessionmaker[AsyncSession]
     hub: Hub  # notifications between processes (LISTEN/NOTIFY, or none with one process)
     origin: str  # this process's name in notifications
     single_writer: bool  # one writer at a time for all rooms (SQLite), not one per room
@@ -177,8 +195,10 @@ class Store(Protocol):
     # -- rooms and seats -----------------------------------------------------------------------
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
-                       clock_increment: int | None) -> dict[str, Any]:
-        """Store a new room; its wire `room` object."""
+                       clock_increment: int | None,
+                       standin: str | None = None) -> dict[str, Any]:
+        """Store a new room; its wire `room` object. `standin`: the level of the bots that stand
+        in for its players (None: the server's BOT_LEVEL)."""
     async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
         """Run a seat action under the room's row lock, commit it and tell every process."""
     async def admit(self, code: str, token_hash: str | None) -> Any | None:
@@ -204,7 +224,7 @@ class Store(Protocol):
     async def open_rooms(self) -> list[dict[str, Any]]:
         """The newest public rooms in the lobby, as wire `room` objects."""
     async def leave_room(self, code: str, player: Player) -> str:
-        """The player leaves their seat (`app.table.rooms.leave`); the room's code. Like every
+        """The player leaves their seat (`app.table.rooms.leave_seats`); the room's code. Like every
         change below: under the room's row lock, committed with the room's notification."""
     async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
         """The room that follows this one, made now unless it already was: the old room's code,
@@ -238,7 +258,7 @@ class Store(Protocol):
     async def has_votes(self, code: str) -> bool: ...
     async def vote(self, code: str, voter: Player, seat: int) -> str:
         """Record a vote to hand an absent seat to a bot, handing it on a majority
-        (`app.table.absence.vote`); the room's code."""
+        (`app.store.orm.vote`); the room's code."""
     async def reclaim(self, code: str, player: Player) -> str:
         """A replaced player takes their seat back from the bot; the room's code."""
 
@@ -288,3 +308,44 @@ class Store(Protocol):
         """Drop the moves after `version`, set the state `rebuild` makes; the room's code and
         new status (every process is told to push the state even at an old version)."""
     async def admin_abort(self, code: str, actor: str) -> str: ...
+
+    # -- turn clocks ---------------------------------------------------------------------------
+    async def running_clocks(self) -> list[Any]:
+        """The active rooms with a turn clock: code, turn_clock, clock_increment, clock_banks,
+        last_move_at. Not their states: every clock tick (twice a second) reads this."""
+    async def clocked_rooms(self, codes: list[str]) -> list[tuple[Any, list[Any]]]:
+        """Those of the rooms still active, whole, each with its seats."""
+    async def pause_clock(self, code: str, version: int, last_move_at: datetime | None,
+                          now: datetime) -> bool:
+        """Stop the room's clock (no deadline while last_move_at is NULL) if it is still at that
+        version and turn; whether it stopped (then every process is told)."""
+    async def resume_clocks(self, codes: list[str], now: datetime) -> list[str]:
+        """Start the paused clocks again of those rooms where a seated player is connected; their
+        codes (every process is told)."""
+    async def tell_room(self, code: str) -> None:
+        """Tell every process the room changed (a timeout moved its deadline, marked a seat
+        away)."""
+
+    # -- heartbeats, the reaper and votes --------------------------------------------------------
+    async def beat(self) -> None:
+        """This process is alive (its `processes` row, made on the first beat)."""
+    async def stop_beating(self) -> None:
+        """This process stops cleanly: its row goes."""
+    async def reap(self, before: datetime) -> Reaped:
+        """Delete the processes that last beat before `before`, and uncount the seat sockets and
+        spectators of processes with no row left, once whichever reapers run at once, telling
+        every process."""
+    async def recount_votes(self, code: str) -> bool:
+        """Hand over the absent seats whose votes are a majority now (`orm.recount`), under
+        the room's row lock; whether any was (then every process is told)."""
+
+    # -- take-backs ----------------------------------------------------------------------------
+    async def take_back(self, code: str, player_id: str, undo_id: str,
+                        judge: Callable[[Any, list[Any], list[Any], str | None], Awaitable[U]]
+                        ) -> tuple[int, U | None]:
+        """Judge (`judge`, on the locked room, its seats, its move rows in version order and the
+        player's name; raises ApiError to refuse) and write a player's take-back of the room's
+        last move: the row deleted, the room one version back with the state and banks judged,
+        the audit line, committed with the `reset` notification; then what is held of the room
+        is forgotten. The version the room is at after, and the judgement (None: this undo id
+        of this player already went back, to that version)."""

@@ -89,6 +89,9 @@ class Room(Base):
     # last_move_at, are kept by the move pipeline: {"<seat>": seconds}.
     clock_increment: Mapped[int | None] = mapped_column(Integer, nullable=True)
     clock_banks: Mapped[dict[str, float] | None] = mapped_column(JsonType, nullable=True)
+    # The level of a bot that stands in for a player here (a vote, a leave, the admin), chosen
+    # when the room is made; None on rooms older than migration 0012: the server's BOT_LEVEL.
+    standin_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 @event.listens_for(Room.state, "set")

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
 from app.play.movelog import by_name
-from app.store import snapshots
+from app.store import orm, snapshots
 from app.store.base import (
     AdminRoom,
     AdminRooms,
@@ -29,10 +29,10 @@ from app.store.base import (
     ReplayRead,
     RoomLog,
 )
-from app.store.db import OrmPaths, transaction
+from app.store.db import transaction
 from app.store.hub import Hub
 from app.store.models import AdminAction, ChatMessage, MoveRow, Player, Room, Seat, Watcher
-from app.table import absence, rooms
+from app.store.table import TablePaths
 
 PLAYERS = Player.__table__
 # A room in one of these states is over; it is deleted once its retention runs out.
@@ -43,8 +43,9 @@ OPEN_ROOMS = 100
 T = TypeVar("T")
 
 
-class SharedPaths(OrmPaths):
-    """The ORM paths of the `Store` protocol (see the module's docstring)."""
+class SharedPaths(TablePaths):
+    """The ORM paths of the `Store` protocol (see the module's docstring; the table's own in
+    `TablePaths`)."""
 
     hub: Hub
     origin: str
@@ -55,7 +56,7 @@ class SharedPaths(OrmPaths):
         notification; the room's code and what the action returned. FOR UPDATE does nothing on
         SQLite: there the caller's writer lock (one for all rooms) serialises the changes."""
         async with self.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
+            room = await orm.get_room(session, code, for_update=True)
             result = await action(session, room, *args)
             await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
         return room.code, result
@@ -109,28 +110,29 @@ class SharedPaths(OrmPaths):
             found = await session.scalars(select(Room).where(Room.status == "lobby",
                                                              Room.private.is_(False))
                                           .order_by(Room.created_at.desc()).limit(OPEN_ROOMS))
-            return [await rooms.room_payload(session, room) for room in found]
+            return [await orm.room_payload(session, room) for room in found]
 
     async def leave_room(self, code: str, player: Player) -> str:
-        return (await self._in_room(code, rooms.leave, player))[0]
+        return (await self._in_room(code, orm.leave, player))[0]
 
     async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
         """The old room's code, the next room's wire object, and whether it was made now (only
         then is the old room changed and every process told)."""
         async with self.sessions() as session, transaction(session):
-            old = await rooms.get_room(session, code, for_update=True)
+            old = await orm.get_room(session, code, for_update=True)
             if old.next_room:
-                made = await rooms.get_room(session, old.next_room)
-                return old.code, await rooms.room_payload(session, made), False
-            seats = await rooms.seats_of(session, old.code)
+                made = await orm.get_room(session, old.next_room)
+                return old.code, await orm.room_payload(session, made), False
+            seats = await orm.seats_of(session, old.code)
             if player.id not in {s.player_id for s in seats} and player.id != old.host_id:
                 raise ApiError(403, "not_seated", "Only the players of this room can start a "
                                "new game from it.")
-            new = await rooms.create_room(session, player, old.game, old.options, len(seats),
-                                          old.private, old.turn_clock, old.clock_increment)
+            new = await orm.create_room(session, player, old.game, old.options, len(seats),
+                                          old.private, old.turn_clock, old.clock_increment,
+                                          old.standin_level)
             old.next_room = new.code
             await self.hub.notify_in(session, f"room:{old.code}:{self.origin}")
-            return old.code, await rooms.room_payload(session, new), True
+            return old.code, await orm.room_payload(session, new), True
 
     async def set_spectators_muted(self, code: str, host: Player, muted: bool) -> str:
         async def mute(_: AsyncSession, room: Room) -> None:
@@ -143,16 +145,16 @@ class SharedPaths(OrmPaths):
     # -- votes and handovers ----------------------------------------------------------------------
 
     async def vote(self, code: str, voter: Player, seat: int) -> str:
-        return (await self._in_room(code, absence.vote, voter, seat))[0]
+        return (await self._in_room(code, orm.vote, voter, seat))[0]
 
     async def reclaim(self, code: str, player: Player) -> str:
-        return (await self._in_room(code, absence.reclaim, player))[0]
+        return (await self._in_room(code, orm.reclaim, player))[0]
 
     # -- the log ------------------------------------------------------------------------------
 
     async def move_log(self, code: str, viewer_id: str | None, after: int = 0) -> LogRead:
         async with self.sessions() as session:
-            room = await rooms.get_room(session, code)
+            room = await orm.get_room(session, code)
             seat = None
             if viewer_id is not None:
                 seat = await session.scalar(select(Seat.seat).where(
@@ -164,11 +166,11 @@ class SharedPaths(OrmPaths):
 
     async def replay_source(self, code: str) -> ReplayRead:
         async with self.sessions() as session:
-            room = await rooms.get_room(session, code)
-            seats = len(await rooms.seats_of(session, room.code))
+            room = await orm.get_room(session, code)
+            seats = len(await orm.seats_of(session, room.code))
             rows = list(await session.scalars(select(MoveRow).where(
                 MoveRow.room_code == room.code).order_by(MoveRow.version)))
-            return ReplayRead(room, seats, rows, await rooms.room_payload(session, room))
+            return ReplayRead(room, seats, rows, await orm.room_payload(session, room))
 
     # -- chat ------------------------------------------------------------------------------
 
@@ -237,18 +239,18 @@ class SharedPaths(OrmPaths):
 
     async def admin_room(self, code: str) -> AdminRoom:
         async with self.sessions() as session:
-            room = await rooms.get_room(session, code)
+            room = await orm.get_room(session, code)
             await snapshots.resolve(session, [room])
-            seats = await rooms.seats_of(session, room.code)
+            seats = await orm.seats_of(session, room.code)
             moves = list(await session.scalars(select(MoveRow).where(
                 MoveRow.room_code == room.code).order_by(MoveRow.version)))
-            return AdminRoom(room, seats, moves, await rooms.room_payload(session, room),
+            return AdminRoom(room, seats, moves, await orm.room_payload(session, room),
                              (await _players(session, [room.code]))[room.code])
 
     async def room_log(self, code: str, upto: int | None = None) -> RoomLog:
         async with self.sessions() as session:
-            room = await rooms.get_room(session, code)
-            seats = await rooms.seats_of(session, room.code)
+            room = await orm.get_room(session, code)
+            seats = await orm.seats_of(session, room.code)
             query = select(MoveRow).where(MoveRow.room_code == room.code)
             if upto is not None:
                 query = query.where(MoveRow.version <= upto)
@@ -257,7 +259,7 @@ class SharedPaths(OrmPaths):
 
     async def room_row(self, code: str) -> Any:
         async with self.sessions() as session:
-            room = await rooms.get_room(session, code)
+            room = await orm.get_room(session, code)
             await snapshots.resolve(session, [room])
             return room
 
@@ -288,7 +290,7 @@ class SharedPaths(OrmPaths):
 
     async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str:
         async with self.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
+            room = await orm.get_room(session, code, for_update=True)
             seat = await session.get(Seat, (room.code, seat_no))
             if seat is None:
                 raise ApiError(422, "bad_seat", f"This room has no seat {seat_no}.")
@@ -296,7 +298,7 @@ class SharedPaths(OrmPaths):
             _audit(session, actor, "bot", room.code, room.version, seat=seat_no,
                    player=seat.player_id, bot=seat.bot,
                    text=f"The admin handed {holder}'s seat to a bot.")
-            await absence.hand_to_bot(session, room, seat, "admin")
+            await orm.hand_to_bot(session, room, seat, "admin")
             await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
         return room.code
 
@@ -311,7 +313,7 @@ class SharedPaths(OrmPaths):
     async def admin_roll_back(self, code: str, version: int, actor: str,
                               rebuild: Rebuild) -> tuple[str, str]:
         async with self.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
+            room = await orm.get_room(session, code, for_update=True)
             if room.status == "finished":  # its replay is public, every hand in it and, by
                 # the fixed seed, every draw to come: resumed play would be played face up
                 raise ApiError(409, "game_finished", "This game is over and its replay, every "
@@ -319,7 +321,7 @@ class SharedPaths(OrmPaths):
             if room.state is None or version > room.version:
                 raise ApiError(422, "bad_version",
                                f"Pick a version between 0 and {room.version}.")
-            seats = await rooms.seats_of(session, room.code)
+            seats = await orm.seats_of(session, room.code)
             kept = list(await session.scalars(select(MoveRow).where(
                 MoveRow.room_code == room.code, MoveRow.version <= version)
                 .order_by(MoveRow.version)))
@@ -336,7 +338,7 @@ class SharedPaths(OrmPaths):
 
     async def admin_abort(self, code: str, actor: str) -> str:
         async with self.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
+            room = await orm.get_room(session, code, for_update=True)
             _audit(session, actor, "abort", room.code, room.version, status=room.status,
                    text="The admin closed this room.")
             room.status = "aborted"

@@ -17,9 +17,9 @@ from sqlalchemy import Select, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
-from app.guard.auth import player_for_token
 from app.play.movelog import recorded_by
 from app.play.snapshot import Snapshot
+from app.store import orm
 from app.store.base import (
     CHAT_HISTORY,
     AlreadyApplied,
@@ -44,7 +44,7 @@ from app.store.models import (
     Watcher,
 )
 from app.store.shared import SharedPaths
-from app.table import rooms
+from app.store.tokens import player_for_token
 from app.table.rooms import room_deadlines
 from app.table.seat_clocks import CLOCK_ID_PREFIX
 
@@ -88,16 +88,17 @@ class SqliteStore(SharedPaths):
 
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
-                       clock_increment: int | None) -> dict[str, Any]:
+                       clock_increment: int | None,
+                       standin: str | None = None) -> dict[str, Any]:
         async with self.sessions() as session, transaction(session):
-            room = await rooms.create_room(session, host, game, options, seats, private,
-                                           turn_clock, clock_increment)
-            return await rooms.room_payload(session, room)
+            room = await orm.create_room(session, host, game, options, seats, private,
+                                           turn_clock, clock_increment, standin)
+            return await orm.room_payload(session, room)
 
     async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
         async with self.sessions() as session, transaction(session):
-            room = await rooms.get_room(session, code, for_update=True)
-            action(room, await rooms.seats_of(session, room.code), *args)
+            room = await orm.get_room(session, code, for_update=True)
+            action(room, await orm.seats_of(session, room.code), *args)
             await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
 
     async def admit(self, code: str, token_hash: str | None) -> Any | None:
@@ -109,7 +110,7 @@ class SqliteStore(SharedPaths):
             room = await session.get(Room, code)
             if room is None:
                 return None
-            return {"type": "room", "room": await rooms.room_payload(session, room)}
+            return {"type": "room", "room": await orm.room_payload(session, room)}
 
     async def load_snapshot(self, code: str) -> Snapshot | None:
         async with self.sessions() as session:

@@ -2,8 +2,10 @@
 
 Everything lives in the database (seats.absent_since, seat_votes, seats.replaced_id,
 handovers), so a vote started on one process can be finished on another, or after a restart.
-Callers hold the room row lock; the seat rows are locked too, so that a player reconnecting
-at the moment of the last vote either keeps the seat or finds it handed over, never half.
+These are the rules, on plain attributes of a room and its seats; the store reads and writes
+the rows (`app.store.orm`: under the room's row lock, the seat rows locked too, so that a
+player reconnecting at the moment of the last vote either keeps the seat or finds it handed
+over, never half).
 """
 
 from __future__ import annotations
@@ -12,17 +14,15 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.config import get_settings
 from app.errors import ApiError
-from app.store.models import Handover, Player, Room, Seat, SeatVote, as_utc, utcnow
+from app.store.models import as_utc, utcnow
 
 
-def standin_level() -> str:
-    """The level of a bot that stands in for a player (a vote, a leave, the admin): BOT_LEVEL."""
-    return get_settings().bot_level
+def standin_level(room: Any) -> str:
+    """The level of a bot that stands in for a player (a vote, a leave, the admin): the room's
+    own choice, else (a room older than the choice) the server's BOT_LEVEL."""
+    return getattr(room, "standin_level", None) or get_settings().bot_level
 
 
 def absent_from(seat: Any, room: Any) -> datetime | None:
@@ -48,11 +48,6 @@ def _electorate(seats: Sequence[Any], target: int, voter_seat: int | None) -> se
             and (s.connections > 0 or s.seat == voter_seat)}
 
 
-async def _locked_seats(session: AsyncSession, code: str) -> list[Seat]:
-    return list(await session.scalars(select(Seat).where(Seat.room_code == code)
-                                      .order_by(Seat.seat).with_for_update()))
-
-
 def count_votes(room: Any, seats: Sequence[Any], votes: Iterable[Any]) -> dict[int, list[int]]:
     """For each absent seat, the seats of the connected players whose vote counts now.
 
@@ -69,18 +64,11 @@ def count_votes(room: Any, seats: Sequence[Any], votes: Iterable[Any]) -> dict[i
     return {seat: sorted(voters) for seat, voters in found.items()}
 
 
-async def valid_votes(session: AsyncSession, room: Room, seats: list[Seat]
-                      ) -> dict[int, list[int]]:
-    """`count_votes` on the room's votes as stored."""
-    return count_votes(room, seats, await session.scalars(
-        select(SeatVote).where(SeatVote.room_code == room.code)))
-
-
-async def vote(session: AsyncSession, room: Room, voter: Player, target: int) -> bool:
-    """Record `voter`'s vote to hand seat `target` to a bot; hand it over on a majority."""
+def vote_seats(room: Any, seats: Sequence[Any], voter: Any, target: int) -> tuple[Any, Any]:
+    """The voter's seat and the absent seat `target` they vote to hand to a bot; refused
+    unless that vote may be cast now."""
     if room.status != "active":
         raise ApiError(409, "not_playing", "Seats are handed to bots only during a game.")
-    seats = await _locked_seats(session, room.code)
     mine = next((s for s in seats if s.player_id == voter.id), None)
     if mine is None:
         raise ApiError(403, "not_seated", "Only the players at the table can vote.")
@@ -96,76 +84,41 @@ async def vote(session: AsyncSession, room: Room, voter: Player, target: int) ->
     if utcnow() < opens:
         wait = int((opens - utcnow()).total_seconds()) + 1
         raise ApiError(409, "too_soon", f"Give them a moment: voting opens in {wait} s.")
-    await session.execute(delete(SeatVote).where(
-        SeatVote.room_code == room.code, SeatVote.seat == target, SeatVote.voter_id == voter.id))
-    session.add(SeatVote(room_code=room.code, seat=target, voter_id=voter.id, at=utcnow()))
-    await session.flush()
-    counted = (await valid_votes(session, room, seats)).get(target, [])
-    counted = sorted({*counted, mine.seat})
-    if len(counted) < votes_needed(seats, target, mine.seat):
-        return False
-    await hand_to_bot(session, room, seat, "vote")
-    return True
+    return mine, seat
 
 
-async def recount(session: AsyncSession, room: Room) -> bool:
-    """Connection counts changed: hand over every absent seat whose votes are a majority now
-    (a voter leaving shrinks the majority needed, one coming back counts again). True if any."""
-    if room.status != "active":
-        return False
-    seats = await _locked_seats(session, room.code)
-    handed = False
-    for target, voters in (await valid_votes(session, room, seats)).items():
-        if len(voters) >= votes_needed(seats, target):
-            await hand_to_bot(session, room, next(s for s in seats if s.seat == target), "vote")
-            handed = True
-    return handed
-
-
-async def hand_to_bot(session: AsyncSession, room: Room, seat: Seat, cause: str) -> None:
-    """A bot takes the seat; its player may take it back (and the log says so)."""
+def bot_takes(room: Any, seat: Any) -> str | None:
+    """A bot takes the seat; its player (returned: None if nobody held it) may take it back."""
     player = seat.player_id
-    seat.player_id, seat.bot, seat.connections, seat.absent_since = (None, standin_level(),
+    seat.player_id, seat.bot, seat.connections, seat.absent_since = (None, standin_level(room),
                                                                       0, None)
     seat_handed(room)
-    await session.execute(delete(SeatVote).where(SeatVote.room_code == room.code,
-                                                 SeatVote.seat == seat.seat))
     if player is not None:
         seat.replaced_id = player
-        session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
-                             kind="bot", cause=cause, player_id=player))
+    return player
 
 
-def seat_handed(room: Room) -> None:
+def seat_handed(room: Any) -> None:
     """A seat changed hands mid-game: write the room row too. On Postgres a move is committed
     only if the room row is as the mover read it (Postgres: `roomcache`, by xmin), so a move
     judged on the old seats (a bot's, in flight) is judged again on the new ones."""
     room.updated_at = utcnow()
 
 
-async def reclaim(session: AsyncSession, room: Room, player: Player) -> int:
-    """The replaced player takes their seat back from the bot; returns the seat."""
-    seats = await _locked_seats(session, room.code)
+def reclaimed_seat(room: Any, seats: Sequence[Any], player: Any) -> Any:
+    """The seat a bot holds for the replaced `player`, refused if there is none to take back."""
     seat = next((s for s in seats if s.replaced_id == player.id), None)
     if seat is None or seat.bot is None:
         raise ApiError(409, "nothing_to_reclaim", "No seat of yours is held by a bot here.")
     if room.status != "active":
         raise ApiError(409, "game_over", "The game is over; there is no seat to take back.")
-    await _not_held_by_admin(session, room.code, seat.seat)
-    seat.player_id, seat.bot, seat.replaced_id = player.id, None, None
-    seat.connections, seat.absent_since = 0, utcnow()  # until this player's socket counts
-    seat_handed(room)
-    session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
-                         kind="back", cause="reclaim", player_id=player.id))
-    return seat.seat
+    return seat
 
 
-async def _not_held_by_admin(session: AsyncSession, code: str, seat: int) -> None:
+def not_held_by_admin(last: Any | None) -> None:
     """A seat the admin handed to a bot stays the bot's for ADMIN_HANDOVER_HOLD_SECONDS: the
-    player's immediate reclaim would undo the admin's decision (issue 24). Read from the seat's
-    last hand-over, so it holds across processes and restarts."""
-    last = await session.scalar(select(Handover).where(
-        Handover.room_code == code, Handover.seat == seat).order_by(Handover.id.desc()).limit(1))
+    player's immediate reclaim would undo the admin's decision. Judged on the seat's last
+    hand-over (`last`: kind, cause, at; None: none), so it holds across processes and restarts."""
     hold = get_settings().admin_handover_hold_seconds
     if last is None or last.kind != "bot" or last.cause != "admin":
         return
@@ -176,19 +129,11 @@ async def _not_held_by_admin(session: AsyncSession, code: str, seat: int) -> Non
                        "the admin.")
 
 
-async def absence_payload(session: AsyncSession, room: Room, seats: Sequence[Any]
-                          ) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
-    """`absence_fields` on what the session reads (nothing in the lobby)."""
-    if room.status == "lobby":
-        return {}, []
-    handovers = list(await session.scalars(select(Handover).where(
-        Handover.room_code == room.code).order_by(Handover.id)))
-    ids = {s.replaced_id for s in seats if s.replaced_id} | {h.player_id for h in handovers}
-    names = dict((await session.execute(select(Player.id, Player.name)
-                                        .where(Player.id.in_(ids)))).all()) if ids else {}
-    votes = (await session.scalars(select(SeatVote).where(SeatVote.room_code == room.code))
-             if room.status == "active" else [])
-    return absence_fields(room, seats, votes, handovers, names)
+def seat_back(room: Any, seat: Any, player: Any) -> None:
+    """The replaced player holds the seat again, absent until their socket counts."""
+    seat.player_id, seat.bot, seat.replaced_id = player.id, None, None
+    seat.connections, seat.absent_since = 0, utcnow()
+    seat_handed(room)
 
 
 def absence_fields(room: Any, seats: Sequence[Any], votes: Iterable[Any],

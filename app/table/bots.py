@@ -5,7 +5,10 @@ A seat's `bot` column holds its level (`easy`, `normal`, `hard`, …; rows from 
 `random`). A decision is bounded three ways: the level's own budget inside the engine, the
 engine's fallback when the search fails, and here a timeout on the pool call — a decision that
 errors, times out or finds the pool broken plays `bots.fallback_move`, so no room ever waits on
-a bot for long.
+a bot for long. Decisions wait for a free worker before they are sent (`BotThinker._slots`), so
+that the timeout measures the search, not the queue: with more rooms thinking than workers (20
+`hard` rooms on one worker), a queued decision would otherwise time out, and its timeout end
+the workers searching for the other rooms.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.table.bot_worker import think, warm
+from app.table.bot_worker import think, warm, watch_parent
 from games import REGISTRY
 from games.protocol import Move, State
 
@@ -51,6 +54,8 @@ class BotThinker:
         self._scale = settings.bot_budget_scale
         self._grace = settings.bot_timeout_grace_seconds
         self._pool: ProcessPoolExecutor | None = None
+        # One slot per worker: a decision is sent only when a worker is free to start it.
+        self._slots = asyncio.Semaphore(self._workers)
         # What runs in the pool: a module-level function (tests swap in a failing or slow one).
         self.think = think
 
@@ -59,7 +64,8 @@ class BotThinker:
         if self._pool is None:
             # spawn, not fork: the server's process holds threads and open connections.
             self._pool = ProcessPoolExecutor(self._workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_parent)
             self._pool.submit(warm)  # spawn the workers now: they import the engine and games
         return self._pool
 
@@ -77,6 +83,18 @@ class BotThinker:
         level = level_of(level)
         if engine.LEVELS[level].kind == "random":
             return engine.choose(game_id, state, seat, level, seed)
+        async with self._slots:
+            move = await self._search(game_id, state, seat, level, seed)
+        if move is not None:
+            return move
+        # In a thread: the fallback reads the legal moves, which may be dear.
+        return await asyncio.to_thread(engine.fallback_move, REGISTRY[game_id], state, seat,
+                                       seed)
+
+    async def _search(self, game_id: str, state: State, seat: int, level: str,
+                      seed: str) -> Move | None:
+        """The pool's answer, or None (then the fallback plays): an error, a timeout, a broken
+        pool, or a call the pool dropped when another room's timeout retired it."""
         budget = engine.LEVELS[level].seconds + self._grace
         pool = self._ensure_pool()
         try:
@@ -92,11 +110,15 @@ class BotThinker:
         except BrokenProcessPool:
             log.error("the bot pool broke; playing a fallback move and starting a new one")
             self._retire(pool)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this room's driver is being stopped
+            # The pool cancelled the call (`_retire` drops calls not yet started).
+            log.warning("bot (%s) in %s: the retired pool dropped the call", level, game_id)
         except Exception:
             log.exception("bot (%s) in %s failed; playing a fallback move", level, game_id)
-        # In a thread: the fallback reads the legal moves, which may be dear.
-        return await asyncio.to_thread(engine.fallback_move, REGISTRY[game_id], state, seat,
-                                       seed)
+        return None
 
     def _retire(self, pool: ProcessPoolExecutor, end_workers: bool = False) -> None:
         """Stop using `pool` (if still the current one); the next search makes a new one.
@@ -114,9 +136,10 @@ class BotThinker:
             process.terminate()
 
     def stop(self) -> None:
+        """The server stops: its workers end now, a search under way included (the workers also
+        end on their own once the server's process is gone: `bot_worker.watch_parent`)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._retire(self._pool, end_workers=True)
 
 
 class BotDriver:

@@ -12,8 +12,6 @@ import asyncio
 import logging
 from datetime import datetime
 
-from sqlalchemy import select, update
-
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
@@ -28,8 +26,6 @@ MIN_TURN_CLOCK = 1
 MAX_TURN_CLOCK = 7 * 24 * 3600
 MAX_CLOCK_INCREMENT = 3600
 TICK_SECONDS = 0.5
-_CLOCK_COLUMNS = (Room.code, Room.turn_clock, Room.clock_increment, Room.clock_banks,
-                  Room.last_move_at)
 
 
 class TurnClocks:
@@ -61,21 +57,16 @@ class TurnClocks:
             await self._resume(paused, now)
         if not due:
             return
-        async with self._hall.sessions() as session:
-            rooms = list(await session.scalars(select(Room).where(
-                Room.code.in_(due), Room.status == "active")))
-            seats = list(await session.scalars(select(Seat).where(
-                Seat.room_code.in_([r.code for r in rooms]))))
-        bots = {(s.room_code, s.seat) for s in seats if s.bot is not None}
-        for room in rooms:
+        for room, seats in await self._hall.store.clocked_rooms(due):
             try:  # one room whose rules raise must not hold up the other rooms' clocks
                 deadlines = seat_deadlines(room.turn_clock, room.clock_increment,
                                            room.clock_banks, room.last_move_at,
                                            REGISTRY[room.game].to_act(room.state))
+                bots = {s.seat for s in seats if s.bot is not None}
                 late = [seat for seat, deadline in sorted(deadlines.items())
                         if (now - deadline).total_seconds() >= LATE_GRACE_SECONDS
-                        and (room.code, seat) not in bots]
-                if late and deserted(room, [s for s in seats if s.room_code == room.code], now):
+                        and seat not in bots]
+                if late and deserted(room, seats, now):
                     await self._pause(room, now)
                     continue
                 for seat in late:
@@ -87,9 +78,7 @@ class TurnClocks:
         """The running clocks' rooms where some seat may have run out of time, and the paused
         ones (`_pause`). Read without their states: every tick would otherwise load every
         clocked game's whole state."""
-        async with self._hall.store.reader.connect() as conn:
-            clocks = list(await conn.execute(select(*_CLOCK_COLUMNS).where(
-                Room.status == "active", Room.turn_clock.is_not(None))))
+        clocks = await self._hall.store.running_clocks()
         return ([room.code for room in clocks
                  if (earliest := earliest_deadline(room.turn_clock, room.clock_increment,
                                                    room.clock_banks, room.last_move_at))
@@ -99,31 +88,14 @@ class TurnClocks:
     async def _pause(self, room: Room, now: datetime) -> None:
         """Nobody seated is at the table: stop the clock instead of playing zombie moves for
         everyone (no deadline while `last_move_at` is NULL; `_resume` starts the turn over)."""
-        async with self._hall.sessions() as session, session.begin():
-            paused = await session.execute(update(Room).where(
-                Room.code == room.code, Room.version == room.version,
-                Room.last_move_at == room.last_move_at).values(last_move_at=None,
-                                                                updated_at=now))
-            if paused.rowcount:
-                await self._hall.room_changed(room.code, session)
-        if paused.rowcount:
+        if await self._hall.store.pause_clock(room.code, room.version, room.last_move_at, now):
             log.info("room %s: clock paused at version %d, nobody at the table", room.code,
                      room.version)
             await self._hall.after_room_change(room.code, force_state=True)
 
     async def _resume(self, codes: list[str], now: datetime) -> None:
         """A seated person is back in a paused room: its turn starts over, whole."""
-        async with self._hall.sessions() as session, session.begin():
-            back = list(await session.scalars(select(Seat.room_code).where(
-                Seat.room_code.in_(codes), Seat.player_id.is_not(None),
-                Seat.connections > 0).distinct()))
-            if back:
-                await session.execute(update(Room).where(
-                    Room.code.in_(back), Room.last_move_at.is_(None)).values(
-                        last_move_at=now, updated_at=now))
-                for code in back:
-                    await self._hall.room_changed(code, session)
-        for code in back:
+        for code in await self._hall.store.resume_clocks(codes, now):
             log.info("room %s: clock resumed", code)
             await self._hall.after_room_change(code, force_state=True)
 
@@ -134,15 +106,11 @@ class TurnClocks:
                               platform_id("clock", room.version, seat), room.version, move)
             log.info("room %s: seat %d ran out of time at version %d", room.code, seat,
                      room.version)
-            await self._tell_room(room.code)
+            # the new deadline, and seats marked away, reach every process
+            await self._hall.store.tell_room(room.code)
+            await self._hall.after_room_change(room.code)
         except ApiError as exc:  # another process (or a last-second move) got there first
             log.debug("clock move in %s refused: %s", room.code, exc.code)
-
-    async def _tell_room(self, code: str) -> None:
-        """Push the room again: the new deadline, and seats marked away, reach every process."""
-        async with self._hall.sessions() as session, session.begin():
-            await self._hall.room_changed(code, session)
-        await self._hall.after_room_change(code)
 
 
 def deserted(room: Room, seats: list[Seat], now: datetime) -> bool:

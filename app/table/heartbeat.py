@@ -20,16 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
 from datetime import timedelta
-
-from sqlalchemy import delete, select, update
 
 from app.context import Context
 from app.play.sockets import Greeting
-from app.store.db import uncount
-from app.store.models import Process, Room, Seat, SeatSocket, Watcher, utcnow
-from app.table import absence, chat
+from app.store.models import utcnow
+from app.table import chat
 
 log = logging.getLogger(__name__)
 
@@ -61,17 +57,14 @@ async def seat_disconnected(hall: Context, code: str, seat: int, player_id: str 
 
 async def settle_votes(hall: Context, code: str, votes_known: bool = False) -> None:
     """A seat's connection count changed: votes already cast may be a majority now, with nobody
-    voting again (`absence.recount`). Run by the process whose count changed, under the room's
+    voting again (`Store.recount_votes`). Run by the process whose count changed, under the room's
     row lock, so the seat is handed over once whichever processes count at the same moment.
     `votes_known`: the caller already saw votes on record."""
     try:
         if not votes_known and not await hall.store.has_votes(code):
             return  # the usual case: one cheap read
-        async with hall.locks.get(code), hall.sessions() as session, session.begin():
-            room = await session.get(Room, code, with_for_update=True)
-            handed = room is not None and await absence.recount(session, room)
-            if handed:
-                await hall.room_changed(code, session)
+        async with hall.locks.get(code):
+            handed = await hall.store.recount_votes(code)
     except Exception:
         log.exception("could not count the votes in room %s", code)
         return
@@ -89,63 +82,36 @@ class Heartbeat:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        await self._beat()
+        await self._hall.store.beat()
         self._task = asyncio.get_running_loop().create_task(self._watch())
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        async with self._hall.sessions() as session, session.begin():
-            await session.execute(delete(Process).where(Process.origin == self._hall.origin))
+        await self._hall.store.stop_beating()
 
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(self._timeout / 4)
             try:
-                await self._beat()
+                await self._hall.store.beat()
                 await self.reap()
             except Exception:
                 log.exception("presence heartbeat failed")
 
-    async def _beat(self) -> None:
-        async with self._hall.sessions() as session, session.begin():
-            beat = await session.execute(update(Process).where(
-                Process.origin == self._hall.origin).values(seen_at=utcnow()))
-            if not beat.rowcount:
-                session.add(Process(origin=self._hall.origin, seen_at=utcnow()))
-
     async def reap(self) -> None:
         """Give back the seats of processes whose heartbeat stopped, and drive their bots."""
-        cutoff = utcnow() - timedelta(seconds=self._timeout)
-        async with self._hall.sessions() as session, session.begin():
-            dead = list(await session.scalars(delete(Process).where(
-                Process.seen_at < cutoff).returning(Process.origin)))
-            orphans = list(await session.scalars(select(Room.code).where(
-                Room.status == "active", Room.code.in_(select(Seat.room_code).where(
-                    Seat.bot.is_not(None)))))) if dead else []
-            # Also the rows of a process that stopped with sockets still open (no row left).
-            rows = (await session.execute(delete(SeatSocket).where(
-                SeatSocket.origin.not_in(select(Process.origin))).returning(
-                    SeatSocket.room_code, SeatSocket.seat, SeatSocket.player_id))).all()
-            watched = set(await session.scalars(delete(Watcher).where(
-                Watcher.origin.not_in(select(Process.origin))).returning(Watcher.room_code)))
-            for (code, seat, player_id), sockets in Counter(map(tuple, rows)).items():
-                await uncount(session, code, seat, player_id, sockets)
-            rooms = {row.room_code for row in rows}
-            for code in rooms:
-                await self._hall.room_changed(code, session)
-            for code in watched:
-                await self._hall.hub.notify_in(session, f"watch:{code}:{self._hall.origin}")
-        if dead:
+        reaped = await self._hall.store.reap(utcnow() - timedelta(seconds=self._timeout))
+        if reaped.dead:
             log.warning("processes %s stopped beating; their bots in %d rooms driven here",
-                        dead, len(orphans))
-            for code in orphans:
+                        reaped.dead, len(reaped.orphans))
+            for code in reaped.orphans:
                 self._hall.bots.wake(code)
-        if rows or watched:
+        if reaped.sockets or reaped.watched:
             log.warning("%d seat sockets and %d spectators of stopped processes given back",
-                        len(rows), len(watched))
-        for code in rooms:
+                        reaped.sockets, len(reaped.watched))
+        for code in reaped.rooms:
             await self._hall.after_room_change(code)
             await settle_votes(self._hall, code)
-        for code in watched:
+        for code in reaped.watched:
             await chat.tell_watchers(self._hall, code)

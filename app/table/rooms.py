@@ -1,4 +1,6 @@
-"""The room service: codes, seats, joining, bots, starting, rematches. Routes stay thin."""
+"""The room service: codes, seats, joining, bots, starting, rematches, the `room` payload, as
+rules on plain attributes (the store reads and writes the rows: `app.store.orm`). Routes stay
+thin."""
 
 from __future__ import annotations
 
@@ -10,17 +12,16 @@ from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import get_settings
 from app.errors import ApiError
-from app.store.models import AdminAction, Handover, MoveRow, Player, Room, Seat, utcnow
-from app.table.absence import absence_payload, seat_handed, standin_level
-from app.table.seat_clocks import CLOCK_ID_PREFIX, seat_deadlines, starting_banks, wire_deadlines
-from app.table.tablelog import TOLD, admin_log, closed_reason
+from app.store.models import Room, Seat, utcnow
+from app.table.absence import seat_handed, standin_level
+from app.table.seat_clocks import seat_deadlines, starting_banks, wire_deadlines
+from app.table.tablelog import admin_log, closed_reason
 from bots.levels import DEFAULT_LEVEL, LEVELS
 from games import REGISTRY, Game, IllegalMove
-from games.protocol import State, match_rng
+from games.protocol import match_rng
 
 # 31 symbols with no 0/o, 1/l/i look-alikes: 9 of them carry 44.6 bits, read aloud as abc-def-ghj.
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -63,36 +64,7 @@ def validate_options(game: Game, raw: dict[str, Any] | None, players: int) -> di
     return options.model_dump()
 
 
-async def get_room(session: AsyncSession, code: str, for_update: bool = False) -> Room:
-    room = await session.get(Room, normalize_code(code), with_for_update=for_update)
-    if room is None:
-        raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
-    return room
-
-
-async def seats_of(session: AsyncSession, code: str) -> list[Seat]:
-    return list(await session.scalars(select(Seat).where(Seat.room_code == code)
-                                      .order_by(Seat.seat)))
-
-
 AWAY_AFTER = 3  # timeouts in a row that mark a seat away
-
-
-async def room_payload(session: AsyncSession, room: Room) -> dict[str, Any]:
-    """The wire `room` object, read through a session. Seats are read as plain rows, not ORM
-    objects: nothing here changes them. On Postgres the hot callers read all of it
-    in one statement instead (`app.store.postgres.roomread`)."""
-    seats = Seat.__table__
-    rows = (await session.execute(
-        select(seats, Player.name.label("player_name"))
-        .outerjoin(Player, seats.c.player_id == Player.id)
-        .where(seats.c.room_code == room.code).order_by(seats.c.seat))).all()
-    away = await away_seats(session, room, [seat.seat for seat in rows])
-    absence, handovers = await absence_payload(session, room, list(rows))
-    actions = [] if room.status == "lobby" else list(await session.scalars(
-        select(AdminAction).where(AdminAction.room_code == room.code,
-                                  AdminAction.action.in_(TOLD)).order_by(AdminAction.id)))
-    return payload_from(room, rows, away, absence, handovers, actions)
 
 
 def payload_from(room: Any, seats: Sequence[Any], away: set[int],
@@ -123,25 +95,12 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
         "turn_clock": room.turn_clock,
         "turn_deadline": clock_deadline(room),
         "clock_increment": room.clock_increment,
+        "standin_level": standin_level(room),
         "handovers": handovers,
         "admin_log": admin_log(actions),
         "closed_reason": closed_reason(room, seats,
                                        any(a.action == "abort" for a in actions)),
     }
-
-
-async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set[int]:
-    """Seats whose last AWAY_AFTER moves were all played for them by the turn clock."""
-    if not room.turn_clock or room.status != "active":
-        return set()
-    away = set()
-    for seat in seats:
-        ids = list(await session.scalars(
-            select(MoveRow.client_id).where(MoveRow.room_code == room.code, MoveRow.seat == seat)
-            .order_by(MoveRow.version.desc()).limit(AWAY_AFTER)))
-        if len(ids) == AWAY_AFTER and all(i.startswith(CLOCK_ID_PREFIX) for i in ids):
-            away.add(seat)
-    return away
 
 
 def room_deadlines(room: Any) -> dict[str, str]:
@@ -163,10 +122,12 @@ def clock_deadline(room: Any) -> str | None:
 
 
 def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count: int | None,
-             private: bool, turn_clock: int | None = None,
-             clock_increment: int | None = None) -> tuple[Room, list[Seat]]:
+             private: bool, turn_clock: int | None = None, clock_increment: int | None = None,
+             standin: str | None = None) -> tuple[Room, list[Seat]]:
     """A room and its seats as they will be stored (not yet added to any session), the host in
-    seat 0; every column set here, so that the payload can be built without reading back."""
+    seat 0; every column set here, so that the payload can be built without reading back.
+    `standin`: the level of the bots that stand in for players (None: the server's BOT_LEVEL,
+    written down now, so that the room keeps it if the setting changes)."""
     game = game_or_error(game_id)
     seat_count = seat_count if seat_count is not None else game.min_players
     if not game.min_players <= seat_count <= game.max_players:
@@ -177,7 +138,8 @@ def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count
                 private=private, seed=secrets.token_hex(16), version=0,
                 options=validate_options(game, options, seat_count), turn_clock=turn_clock,
                 clock_increment=clock_increment, created_at=now, updated_at=now,
-                spectators_muted=False, next_room=None, clock_banks=None)
+                spectators_muted=False, next_room=None, clock_banks=None,
+                standin_level=known_level(standin) if standin else get_settings().bot_level)
     seats = [Seat(room_code=room.code, seat=n, connections=0, bot=None,
                   player_id=host.id if n == 0 else None) for n in range(seat_count)]
     return room, seats
@@ -188,18 +150,6 @@ def new_room_payload(room: Room, seats: list[Seat], host: Any) -> dict[str, Any]
     named = [SimpleNamespace(seat=s.seat, player_id=s.player_id, bot=None, connections=0,
                              player_name=host.name if s.player_id else None) for s in seats]
     return payload_from(room, named, set(), {}, [])
-
-
-async def create_room(session: AsyncSession, host: Player, game_id: str,
-                      options: dict[str, Any] | None, seat_count: int | None,
-                      private: bool, turn_clock: int | None = None,
-                      clock_increment: int | None = None) -> Room:
-    room, seats = new_room(host, game_id, options, seat_count, private, turn_clock,
-                           clock_increment)
-    session.add(room)
-    session.add_all(seats)
-    await session.flush()
-    return room
 
 
 def _lobby_only(room: Any, action: str) -> None:
@@ -240,32 +190,36 @@ def join_seats(room: Any, seats: list[Any], player: Any, wanted: int | None) -> 
     seat.player_id = player.id
 
 
-async def join(session: AsyncSession, room: Room, player: Player, wanted: int | None) -> None:
-    join_seats(room, await seats_of(session, room.code), player, wanted)
-
-
-async def leave(session: AsyncSession, room: Room, player: Player) -> None:
+def leave_seats(room: Any, seats: list[Any], player: Any) -> int | None:
     """Leave a seat: in the lobby it frees up; in a game a bot takes over the seat, also in a
     game paused by its rules (errored): the admin may resume it, and every seat must then have
-    someone to move."""
-    seats = await seats_of(session, room.code)
+    someone to move. The seat a bot took (its hand-over is to be logged), else None."""
     mine = [s for s in seats if s.player_id == player.id]
     if not mine:
         raise ApiError(409, "not_seated", "You do not hold a seat in this room.")
     seat = mine[0]
     seat.player_id = None
     seat.connections = 0
+    handed = None
     if room.status in ("active", "errored"):
-        seat.bot = standin_level()
+        seat.bot = standin_level(room)
         seat_handed(room)
-        session.add(Handover(room_code=room.code, version=room.version, seat=seat.seat,
-                             kind="bot", cause="left", player_id=player.id))
+        handed = seat.seat
     humans = [s for s in seats if s.player_id]
     if room.host_id == player.id:
         if humans:
             room.host_id = humans[0].player_id
         elif room.status == "lobby":
             room.status = "aborted"
+    return handed
+
+
+def known_level(level: str) -> str:
+    """`level` if the engine has it (a seated bot's, a room's stand-in), else 422 `bad_level`."""
+    if level not in LEVELS:
+        raise ApiError(422, "bad_level", f"There is no bot level {level!r}; the levels are "
+                       f"{', '.join(LEVELS)}.")
+    return level
 
 
 def bot_seats(room: Any, seats: list[Any], player: Any, number: int,
@@ -273,18 +227,11 @@ def bot_seats(room: Any, seats: list[Any], player: Any, number: int,
     """The host seats a bot of `level` (the seat's `bot` holds the level's name)."""
     _host_only(room, player, "add bots")
     _lobby_only(room, "add a bot")
-    if level not in LEVELS:
-        raise ApiError(422, "bad_level", f"There is no bot level {level!r}; the levels are "
-                       f"{', '.join(LEVELS)}.")
+    known_level(level)
     seat = _seat(seats, number)
     if seat.player_id or seat.bot:
         raise ApiError(409, "seat_taken", f"Seat {number} is already taken.")
     seat.bot = level
-
-
-async def add_bot(session: AsyncSession, room: Room, player: Player, number: int,
-                  level: str = DEFAULT_LEVEL) -> None:
-    bot_seats(room, await seats_of(session, room.code), player, number, level)
 
 
 def free_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
@@ -297,11 +244,6 @@ def free_seats(room: Any, seats: list[Any], player: Any, number: int) -> None:
     if not seat.player_id and not seat.bot:
         raise ApiError(409, "seat_empty", f"Seat {number} is already empty.")
     seat.player_id, seat.bot, seat.connections = None, None, 0
-
-
-async def remove_from_seat(session: AsyncSession, room: Room, player: Player,
-                           number: int) -> None:
-    free_seats(room, await seats_of(session, room.code), player, number)
 
 
 def start_seats(room: Any, seats: list[Any], player: Any) -> None:
@@ -320,8 +262,3 @@ def start_seats(room: Any, seats: list[Any], player: Any) -> None:
     room.clock_banks = starting_banks(room.turn_clock, room.clock_increment, len(seats))
     for seat in seats:  # a player who never opened the game is absent from the start
         seat.absent_since = room.last_move_at if seat.connections == 0 else None
-
-
-async def start(session: AsyncSession, room: Room, player: Player) -> State:
-    start_seats(room, await seats_of(session, room.code), player)
-    return room.state

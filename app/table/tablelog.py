@@ -46,7 +46,7 @@ def admin_log(actions: Iterable[Any]) -> list[dict[str, Any]]:
 def closed_reason(room: Any, seats: Sequence[Any], aborted_by_admin: bool) -> str | None:
     """Why an aborted room is closed, as truly as the database can tell (None: not aborted).
     Besides the admin, a room closes when its host leaves the waiting room with nobody seated
-    (`rooms.leave`), or when it sat idle past its expiry (`app.table.expiry`)."""
+    (`rooms.leave_seats`), or when it sat idle past its expiry (`app.table.expiry`)."""
     if room.status != "aborted":
         return None
     if aborted_by_admin:

@@ -1,46 +1,155 @@
-"""Temple Rush: points scored so far, plus each temple under way by how much of it stands.
+"""Temple Rush: points so far, plus each card in the holders by who is likely to finish it first.
 
-Read from the public view (spectator's): every seat's score, its build zones and the cards in the
-holders (the solo Robot's score, card and zone too).
+Everything on the table is public (only the decks' order is hidden, and the search hands this
+module determinised states), so it reads the state's public parts directly: the view is a JSON
+round trip per call, most of an iteration's cost.
+
+A card goes to the first seat to complete it, so a construction is worth its card's value times
+that seat's chance of winning the race for it: a softmax over the rounds each seat still needs
+(cells missing over the cells a die gives a round). A construction that can no longer become its
+temple from the supply (a building mistake, which random play makes often) needs exchanges
+first: a few rounds more. A temple completed this round scores its card already (it is settled
+only when the round ends, after the other seats' moves). In solo play the Robot builds its own
+cards and the game ends with its last one: there the race is against that end (see `_solo`).
 """
 
 from __future__ import annotations
 
+import math
+import statistics
 from typing import Any
 
 from bots.evals import Evaluation, from_points
 from games.protocol import Game, State
+from games.temple_rush.board import mask, supply_counts
+from games.temple_rush.data import (
+    BLOCK_SIZES,
+    COLOURS,
+    ROBOT_BONUS,
+    SHAPE_MASKS,
+    colour,
+    value,
+)
+from games.temple_rush.moves import completable
 
-UNDER_WAY = 0.8  # a temple's worth, per point of its card, when it is fully built but not won
+UNDER_WAY = 0.8  # share of a card's value a construction can earn before it is won
+CELLS_PER_ROUND = 2.5  # what a die's block covers, on average, when it fits
+STUCK_ROUNDS = 3.0  # what a construction that cannot be finished as it stands costs, in rounds
+RACE_SLOPE = 1.0  # rounds ahead that make a seat e times likelier to win a card
+ROBOT_CELLS_PER_ROUND = 2.7  # the Robot lays the largest useful block, die size or next to it
+SOLO_SPREAD = 3.0  # cells: how sharply a temple's chance falls as it outgrows the cells left
+MEAN_CELLS = {name: statistics.fmean(mask_.bit_count() for card, mask_ in enumerate(SHAPE_MASKS)
+                                     if colour(card) == name) for name in COLOURS}
 
 
-def _covered(blocks: list[dict[str, Any]], card: dict[str, Any]) -> float:
-    """The share of the card's outline that blocks fill, squared: the last blocks are the hard
-    ones (and the race is won by the whole)."""
-    target = {tuple(cell) for cell in card["cells"]}
-    filled = {tuple(cell) for block in blocks for cell in block.get("cells", ())} & target
-    return (len(filled) / len(target)) ** 2 if target else 0.0
+def _score(player: dict[str, Any]) -> float:
+    """The rules' score: cards, point tokens, bonus blocks, unused powers, cooperative points."""
+    return float(sum(value(card) for card in player["cards"]) + sum(player.get("tokens", []))
+                 + sum(BLOCK_SIZES[i] for i in player["bonus"])
+                 + sum(1 for status in player.get("powers", {}).values() if status == "unused")
+                 + player.get("coop_points", 0))
 
 
-def _points(seat: dict[str, Any], cards: list[dict[str, Any] | None]) -> float:
-    points = float(seat["score"]["total"])
-    for zone, card in zip(seat["zones"], cards, strict=False):
-        if card is not None and not zone.get("complete"):
-            points += UNDER_WAY * card["value"] * _covered(zone["blocks"], card)
+def _progress(player: dict[str, Any], zone: int, card: int) -> tuple[int, bool]:
+    """Cells still missing from the card's temple in this zone, and whether the construction
+    can still become it from the supply (in one piece)."""
+    blocks = player["zones"][zone]
+    shape = SHAPE_MASKS[card]
+    if not blocks:
+        return shape.bit_count(), True
+    masks = [mask(b) for b in blocks]
+    filled = 0
+    for block_mask in masks:
+        filled |= block_mask
+    ok = completable(player, zone, card, masks, list(supply_counts(player["supply"])))
+    return (shape & ~filled).bit_count(), ok
+
+
+def _race(state: State) -> list[float]:
+    """Per seat, its points plus its expected share of the cards in the holders."""
+    seats = state["seats"]
+    points = [_score(player) for player in seats]
+    done = {(c["seat"], c["zone"]) for c in state["completions"]}
+    for zone, card in enumerate(state["holders"]):
+        if card is None:
+            continue
+        rounds = []
+        for s, player in enumerate(seats):
+            if (s, zone) in done:
+                rounds.append(-math.inf)
+                continue
+            missing, ok = _progress(player, zone, card)
+            rounds.append(missing / CELLS_PER_ROUND + (0.0 if ok else STUCK_ROUNDS))
+        if -math.inf in rounds:  # completed this round: its card (or an equal token) is won
+            for s, r in enumerate(rounds):
+                points[s] += value(card) if r == -math.inf else 0.0
+            continue
+        best = min(rounds)
+        weights = [math.exp(-(r - best) / RACE_SLOPE) for r in rounds]
+        total = sum(weights)
+        for s, weight in enumerate(weights):
+            points[s] += UNDER_WAY * value(card) * weight / total
     return points
 
 
+def _mean_cells(card: int) -> float:
+    """A face-down card's size: the mean of its colour's temples (which colours a deck holds
+    follows from the setup and the cards seen; which temples, not)."""
+    return MEAN_CELLS[colour(card)]
+
+
+def _likely(cells: float, before: float, budget: float) -> float:
+    """The chance that `cells` more, after `before`, fit in the `budget` of cells left."""
+    return 1.0 / (1.0 + math.exp(-(budget - before - cells) / SOLO_SPREAD))
+
+
+def _solo(state: State) -> list[float]:
+    """The final scores, as the race against the Robot's last card is likely to end.
+
+    The game ends when the Robot has built its last card, and it builds one block a round: that
+    sets how many cells the seat can still lay. The seat finishes its temples cheapest first
+    (one block a round feeds either zone), then the deck's cards, each with a bonus block (the
+    largest size its bonus area lacks); the Robot scores all its cards and its fixed bonuses.
+    """
+    player, robot = state["seats"][0], state["robot"]
+    mine = _score(player)
+    done = {c["zone"] for c in state["completions"]}
+    todo: list[tuple[float, int]] = []  # (cells to lay, value)
+    for zone, card in enumerate(state["holders"]):
+        if card is None:
+            continue
+        if zone in done:
+            mine += value(card)
+            continue
+        missing, ok = _progress(player, zone, card)
+        todo.append((missing + (0.0 if ok else STUCK_ROUNDS * CELLS_PER_ROUND), value(card)))
+    todo.sort()
+    todo += [(_mean_cells(card), value(card)) for card in state["deck"]]
+    robot_cells = sum(_mean_cells(card) for card in robot["deck"])
+    rival = _score(robot) + sum(value(card) for card in robot["deck"])
+    if robot["holder"] is not None:
+        shape = SHAPE_MASKS[robot["holder"]]
+        filled = 0
+        for block in robot["zone"]:
+            filled |= mask(block)
+        robot_cells += (shape & ~filled).bit_count()
+        rival += value(robot["holder"])
+    won = len(robot["cards"]) + (robot["holder"] is not None) + len(robot["deck"])
+    rival += sum(ROBOT_BONUS[len(robot["cards"]):won])
+    budget = robot_cells / ROBOT_CELLS_PER_ROUND * CELLS_PER_ROUND
+    banked = {BLOCK_SIZES[i] for i in player["bonus"]}
+    bonuses = [size for size in (4, 3, 2, 1) if size not in banked]
+    laid = 0.0
+    for n, (cells, points) in enumerate(todo):
+        mine += _likely(cells, laid, budget) * (points + (bonuses[n] if n < len(bonuses) else 0))
+        laid += cells
+    return from_points([mine], scale=2.0, rival=rival)
+
+
 def values(game: Game, state: State, players: int) -> list[float]:
-    view = game.view(state, None)
-    points = [_points(seat, view["holders"]) for seat in view["seats"]]
-    robot = view.get("robot")
-    if robot is None:
-        return from_points(points, scale=2.0)
-    rival = float(robot["score"]["total"])
-    if robot.get("card"):
-        rival += UNDER_WAY * robot["card"]["value"] * _covered(robot.get("zone") or [],
-                                                               robot["card"])
-    return from_points(points, scale=2.0, rival=rival)
+    if state["solo"]:
+        return _solo(state)
+    return from_points(_race(state), scale=2.0)
 
 
 EVALUATION = Evaluation(values=values, rollout_plies=1, priors=True)

@@ -32,7 +32,7 @@ async def hall_on(kind: str) -> AsyncIterator[Hall]:
 async def first_legal_move(hall: Hall, code: str, ids: list[str], move_id: str) -> int:
     """The seat to act plays its first legal move, on the version the database holds (read
     without touching what `hall` holds in memory); returns the version it made."""
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         await snapshots.resolve(session, [room])  # the state at the room's version

@@ -26,9 +26,12 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         yield srv
 
 
-async def _table(api: Api, players: int) -> tuple[str, list[dict[str, Any]], list[Conn]]:
+async def _table(api: Api, players: int, **body: Any
+                 ) -> tuple[str, list[dict[str, Any]], list[Conn]]:
+    """A started Lucent room of `players`, each connected; `body`: more of the room's creation
+    (its stand-in level)."""
     people = [await api.player(name) for name in ["Ann", "Bo", "Cy", "Di"][:players]]
-    code = await api.room_with("gem-pyramid", people)
+    code = await api.room_with("gem-pyramid", people, **body)
     conns = [await api.connect(code, p["token"]) for p in people]
     await api.start(code, people[0])
     for conn in conns:
@@ -87,6 +90,45 @@ async def test_a_majority_hands_an_absent_seat_to_a_bot_and_the_player_takes_it_
         assert reply["type"] == "ack", reply
     assert back.state["seat"] == 2
     for conn in [*conns[:2], back]:
+        await conn.close()
+
+
+async def test_the_room_chooses_its_stand_in_level_and_says_it(api: Api) -> None:
+    host = await api.player("Host")
+    bad = await api.call("POST", "/api/rooms", host["token"], 422,
+                         json={"game": "gem-pyramid", "standin_level": "grandmaster"})
+    assert bad["error"]["code"] == "bad_level"
+    plain = await api.call("POST", "/api/rooms", host["token"], 201, json={"game": "gem-pyramid"})
+    assert plain["standin_level"] == "normal", "the server's BOT_LEVEL"
+    made = await api.call("POST", "/api/rooms", host["token"], 201,
+                          json={"game": "gem-pyramid", "standin_level": "hard"})
+    assert made["standin_level"] == "hard"
+    assert (await api.call("GET", f"/api/rooms/{made['code']}"))["standin_level"] == "hard"
+    conn = await api.connect(made["code"], host["token"])
+    await conn.until(lambda c: c.room is not None)
+    assert conn.room["standin_level"] == "hard"
+    await conn.close()
+
+
+async def test_a_voted_in_bot_plays_at_the_rooms_stand_in_level(api: Api) -> None:
+    code, people, conns = await _table(api, 2, standin_level="easy")
+    await conns[1].close()
+    await _until_vote_opens(conns[0], 1)
+    room = await api.call("POST", f"/api/rooms/{code}/vote", people[0]["token"], json={"seat": 1})
+    assert room["seats"][1]["bot"] == "easy" and room["seats"][1]["replaced"]["name"] == "Bo"
+    await conns[0].until(lambda c: c.room["seats"][1]["bot"] == "easy")
+    await conns[0].close()
+
+
+async def test_every_stand_in_plays_at_the_rooms_level_and_a_rematch_keeps_it(api: Api) -> None:
+    code, people, conns = await _table(api, 3, standin_level="greedy")
+    await api.admin("POST", f"/rooms/{code}/bot", json={"seat": 1})
+    room = await api.call("POST", f"/api/rooms/{code}/leave", people[2]["token"])
+    assert [s["bot"] for s in room["seats"]] == [None, "greedy", "greedy"]
+    assert [(h["seat"], h["cause"]) for h in room["handovers"]] == [(1, "admin"), (2, "left")]
+    again = await api.call("POST", f"/api/rooms/{code}/again", people[0]["token"], 201)
+    assert again["standin_level"] == "greedy"
+    for conn in conns:
         await conn.close()
 
 

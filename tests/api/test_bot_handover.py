@@ -9,17 +9,16 @@ from app.errors import ApiError
 from app.hall import Hall
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.store import snapshots
+from app.store import orm, snapshots
 from app.store.models import Player, Room, Seat
-from app.table import absence
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 
 GAME = REGISTRY["gem-pyramid"]
 
 
 async def _state(hall: Hall, code: str) -> tuple[int, dict]:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         await snapshots.resolve(session, [room])  # the state at the room's version
@@ -28,7 +27,7 @@ async def _state(hall: Hall, code: str) -> tuple[int, dict]:
 
 async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat_back(
         hall: Hall) -> None:
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         ann, bo = Player(id="ann", name="Ann", token_hash="a"), Player(id="bo", name="Bo",
                                                                       token_hash="b")
         session.add_all([ann, bo])
@@ -44,19 +43,19 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
     version, state = await _state(hall, code)
     seat = sorted(GAME.to_act(state))[0]
     player = await _player(hall, ids[seat])
-    async with hall.sessions() as session, session.begin():  # the table voted the seat away
+    async with hall.store.sessions() as session, session.begin():  # the table voted the seat away
         room = await session.get(Room, code, with_for_update=True)
         held = await session.get(Seat, (code, seat))
         assert room is not None and held is not None
-        await absence.hand_to_bot(session, room, held, "vote")
+        await orm.hand_to_bot(session, room, held, "vote")
     await hall.load_snapshot(code)  # this process now holds the room with the bot seated
     # The bot has judged its move on that room; before it commits, the player takes the seat
     # back (on another process: this one hears nothing yet).
     move = GAME.legal_moves(state, seat)[0]
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code, with_for_update=True)
         assert room is not None
-        await absence.reclaim(session, room, player)
+        await orm.reclaim(session, room, player)
     with pytest.raises(ApiError) as refused:
         await submit_move(hall, code, Mover(seat=seat, bot=True),
                           platform_id("bot", version, seat), version, move)
@@ -68,7 +67,7 @@ async def test_a_bot_move_in_flight_does_not_land_after_the_player_took_the_seat
 
 
 async def _player(hall: Hall, player_id: str) -> Player:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         player = await session.get(Player, player_id)
         assert player is not None
         return player

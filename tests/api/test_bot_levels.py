@@ -18,7 +18,7 @@ from app.config import Settings
 from app.hall import Hall
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import Player, Room, Seat
-from app.table.rooms import create_room, start
+from app.store.orm import create_room, start
 from games import REGISTRY
 from tests.api.client import Api
 from tests.server import database
@@ -66,7 +66,7 @@ async def bot_hall(kind: str, **settings: Any) -> AsyncIterator[Hall]:
 
 async def bot_room(hall: Hall, host_id: str, level: str, seats: int = 2) -> str:
     """A started Lucent room with a bot of `level` in every seat."""
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         host = Player(id=host_id, name="Host", token_hash=host_id)
         session.add(host)
         room = await create_room(session, host, LUCENT.id, None, seats, True)
@@ -81,7 +81,7 @@ async def bot_room(hall: Hall, host_id: str, level: str, seats: int = 2) -> str:
 
 
 async def room_row(hall: Hall, code: str) -> Room:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         return room

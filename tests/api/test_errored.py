@@ -12,7 +12,7 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import Player, Room
-from app.table.rooms import create_room, join, leave, seats_of, start
+from app.store.orm import create_room, join, leave, seats_of, start
 from games import REGISTRY
 from games.gem_pyramid.rules import GemPyramid
 from tests.server import sqlite_database
@@ -39,7 +39,7 @@ async def hall(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Hall]:
 
 
 async def _started_room(hall: Hall, game: str) -> tuple[str, Player]:
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         a = Player(id=f"{game}-a", name="A", token_hash=f"{game}-a")
         b = Player(id=f"{game}-b", name="B", token_hash=f"{game}-b")
         session.add_all([a, b])
@@ -51,7 +51,7 @@ async def _started_room(hall: Hall, game: str) -> tuple[str, Player]:
 
 
 async def _first_move(hall: Hall, code: str) -> dict:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         return REGISTRY[room.game].legal_moves(room.state, 0)[0]
 
@@ -64,7 +64,7 @@ async def test_a_raising_rule_module_errors_only_its_room(hall: Hall) -> None:
         await submit_move(hall, broken, Mover(player_id=host.id), "m1", 0, move)
     assert refused.value.code == "room_errored"
     assert "boom" not in refused.value.message, "players never see the traceback"
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, broken)
         assert room.status == "errored" and "boom in the rules" in room.error
         assert room.version == 0, "nothing of the failed move was written"
@@ -82,10 +82,10 @@ async def test_leaving_a_paused_game_hands_the_seat_to_a_bot(hall: Hall) -> None
     with pytest.raises(ApiError):
         await submit_move(hall, code, Mover(player_id=host.id), "m1", 0,
                           await _first_move(hall, code))
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code)
         guest = await session.get(Player, f"{BrokenLucent.id}-b")
         await leave(session, room, guest)
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         seat = next(s for s in await seats_of(session, code) if s.seat == 1)
         assert seat.player_id is None and seat.bot is not None

@@ -14,8 +14,8 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import snapshots
 from app.store.models import MoveRow, Player, Room
+from app.store.orm import create_room, join, start
 from app.store.postgres.groupcommit import GroupCommit
-from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move, hall_on
 
@@ -45,7 +45,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 async def _rooms(hall: Hall) -> list[tuple[str, list[str]]]:
     made = []
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         for n in range(ROOMS):
             players = [Player(id=f"g{n}p{s}", name=f"P{s}", token_hash=f"g{n}h{s}")
                        for s in (0, 1)]
@@ -58,7 +58,7 @@ async def _rooms(hall: Hall) -> list[tuple[str, list[str]]]:
 
 
 async def _logged(hall: Hall, code: str) -> int:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         return await session.scalar(select(func.count()).where(MoveRow.room_code == code))
 
 
@@ -83,7 +83,7 @@ async def test_a_reused_client_id_in_a_batch_gets_its_first_answer(
         await first_legal_move(hall, code, ids, move_id)
     for other, _ in rooms:
         await hall.load_snapshot(other)
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         await snapshots.resolve(session, [room])  # the state at the room's version
         state = room.state

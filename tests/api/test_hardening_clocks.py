@@ -20,7 +20,7 @@ from app.hall import Hall
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, _check_time, _clock, submit_move
 from app.store.models import MoveRow, Player, Room, utcnow
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from app.table.seat_clocks import LATE_GRACE_SECONDS
 from games import REGISTRY
 
@@ -30,7 +30,7 @@ CLOCK = 60
 
 async def _clocked_room(hall: Hall, increment: int | None = None) -> tuple[str, list[str]]:
     """A started two-player gem-pyramid room with a 60 s clock; the players' ids by seat."""
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         suffix = utcnow().strftime("%H%M%S%f")
         players = [Player(id=f"clk{n}-{suffix}", name=f"C{n}", token_hash=f"clk{n}-{suffix}")
                    for n in (0, 1)]
@@ -44,18 +44,18 @@ async def _clocked_room(hall: Hall, increment: int | None = None) -> tuple[str, 
 
 async def _deadline_in(hall: Hall, code: str, seconds: float) -> Room:
     """Put the seat to act's deadline `seconds` from now (negative: already past)."""
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         await session.execute(update(Room).where(Room.code == code).values(
             last_move_at=utcnow() - timedelta(seconds=CLOCK - seconds)))
     hall.store.forget(code)
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         return room
 
 
 async def _moves(hall: Hall, code: str) -> int:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         return await session.scalar(select(func.count()).select_from(MoveRow).where(
             MoveRow.room_code == code)) or 0
 

@@ -17,18 +17,20 @@ from tests.server import database
 
 
 async def _double_seats(url: str) -> None:
-    """Player p holds seats 0 and 1 of a lobby room and of a game in progress."""
+    """Player p holds seats 0 and 1 of a lobby room and of a game in progress. Written as
+    Core inserts naming their columns: the schema is 0008's, and the ORM would also write the
+    columns later migrations added."""
     engine = make_engine(url)
     async with make_sessionmaker(engine)() as session, session.begin():
-        session.add(Player(id="p", name="P", token_hash="h"))
-        await session.flush()
+        await session.execute(insert(Player.__table__).values(id="p", name="P",
+                                                              token_hash="h"))
         for code, status in (("aaa-aaa-aaa", "lobby"), ("bbb-bbb-bbb", "active")):
-            # Core, naming only columns revision 0008 has: the model has rooms columns since
             await session.execute(insert(Room.__table__).values(
                 code=code, game="gem-pyramid", options={}, status=status, host_id="p",
                 private=True, seed="s", version=0))
-            session.add_all(Seat(room_code=code, seat=n, player_id="p", connections=1)
-                            for n in (0, 1))
+            await session.execute(insert(Seat.__table__), [
+                {"room_code": code, "seat": n, "player_id": "p", "connections": 1}
+                for n in (0, 1)])
     await engine.dispose()
 
 

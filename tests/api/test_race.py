@@ -12,7 +12,7 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import snapshots
 from app.store.models import MoveRow, Player, Room
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 from tests.games.test_temple_rush import lightning_table, play
 
@@ -43,7 +43,7 @@ def both_one_block_away() -> tuple[dict, dict, dict]:
 
 
 async def _players(hall: Hall) -> list[Player]:
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"racer{n}", name=f"R{n}", token_hash=f"racer{n}") for n in (0, 1)]
         session.add_all(players)
         return players
@@ -51,7 +51,7 @@ async def _players(hall: Hall) -> list[Player]:
 
 async def _race_room(hall: Hall, players: list[Player], state: dict) -> str:
     """A started two-player room whose state is the race, set up by hand."""
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         host, guest = [await session.get(Player, p.id) for p in players]
         room = await create_room(session, host, GAME.id, None, 2, True)
         await join(session, room, guest, None)
@@ -78,7 +78,7 @@ async def test_two_racers_finishing_at_once_are_decided_by_commit_order(hall: Ha
         results = await asyncio.gather(*(_submit(hall, code, players[seat], finals[seat])
                                          for seat in (first, 1 - first)))
         assert results[0] == 1 and results[1] in {"not_your_turn", "illegal_move"}, results
-        async with hall.sessions() as session:
+        async with hall.store.sessions() as session:
             room = await session.get(Room, code)
             await snapshots.resolve(session, [room])  # the state at the room's version
             committed = await session.scalar(select(MoveRow.seat).where(

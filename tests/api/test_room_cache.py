@@ -15,7 +15,7 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import MoveRow, Player, Seat
-from app.table.rooms import create_room, join, start
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move
 from tests.server import database
@@ -38,7 +38,7 @@ async def halls() -> AsyncIterator[tuple[Hall, Hall]]:
 
 
 async def _room(hall: Hall) -> tuple[str, list[str]]:
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"p{n}") for n in (0, 1)]
         session.add_all(players)
         room = await create_room(session, players[0], GAME.id, None, 2, True)
@@ -63,7 +63,7 @@ async def test_a_stale_cached_room_is_read_again_not_overwritten(halls: tuple[Ha
     assert await first_legal_move(one, code, ids, "c") == 3
     assert await first_legal_move(two, code, ids, "d") == 4
     assert _held(two, code) == 4
-    async with one.sessions() as session:
+    async with one.store.sessions() as session:
         seats = [m.seat for m in (await session.scalars(
             select(MoveRow).where(MoveRow.room_code == code).order_by(MoveRow.version)))]
     assert seats == [0, 1, 0, 1]
@@ -91,7 +91,7 @@ async def test_a_room_served_by_one_process_sends_no_notification(
     async def listen(payload: str) -> None:
         heard.append(payload)
 
-    two.hub._handler = listen  # type: ignore[union-attr]
+    two.store.hub._handler = listen  # type: ignore[union-attr]
     await first_legal_move(one, code, ids, "quiet")  # no socket anywhere: nobody to tell
     async with one.store.engine.begin() as conn:  # as if another process counted a socket
         await conn.execute(update(Seat).where(Seat.room_code == code, Seat.seat == 0)

@@ -12,9 +12,10 @@ from sqlalchemy import update
 
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
+from app.store import orm
 from app.store.models import Player, Room, SeatVote, utcnow
 from app.store.postgres import roomread, seatwrite
-from app.table import absence, rooms
+from app.table import rooms
 from app.table.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
 from tests.api.inprocess import hall_on
@@ -29,10 +30,10 @@ async def hall() -> AsyncIterator[Hall]:
 
 
 async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
-        by_session = await rooms.room_payload(session, room)
+        by_session = await orm.room_payload(session, room)
     by_statement = await roomread.room_payload(hall.store.cache.pool, code)
     # The room and its state in one statement: the same payload, snapshot and held room as the
     # room read and the hot path's own load.
@@ -46,10 +47,10 @@ async def _both(hall: Hall, code: str) -> tuple[dict, dict]:
 
 async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> None:
     assert hall.store.cache is not None
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"h{n}") for n in range(3)]
         session.add_all(players)
-        room = await rooms.create_room(session, players[0], GAME.id, None, 3, True,
+        room = await orm.create_room(session, players[0], GAME.id, None, 3, True,
                                        turn_clock=60)
         code = room.code
     by_session, by_statement = await _both(hall, code)
@@ -64,24 +65,24 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
     assert by_statement["status"] == "active" and by_statement["turn_deadline"] is not None
     # Three moves played by the turn clock, then an absent seat, a vote and a handover.
     for n in range(3):
-        async with hall.sessions() as session, session.begin():
+        async with hall.store.sessions() as session, session.begin():
             # The clock plays only once the seat's deadline has passed.
             await session.execute(update(Room).where(Room.code == code).values(
                 last_move_at=utcnow() - timedelta(seconds=61)))
         hall.store.forget(code)
-        async with hall.sessions() as session:
+        async with hall.store.sessions() as session:
             held = await session.get(Room, code)
             state, version = held.state, held.version
         seat = sorted(GAME.to_act(state))[0]
         await submit_move(hall, code, Mover(seat=seat), f"{CLOCK_ID_PREFIX}{n}", version,
                           GAME.legal_moves(state, seat)[0])
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code, with_for_update=True)
-        seats = await rooms.seats_of(session, code)
+        seats = await orm.seats_of(session, code)
         seats[1].connections, seats[2].connections = 0, 1
         seats[1].absent_since = utcnow() - timedelta(hours=1)
         session.add(SeatVote(room_code=code, seat=1, voter_id="p1", at=utcnow()))
-        await absence.hand_to_bot(session, room, seats[0], "vote")
+        await orm.hand_to_bot(session, room, seats[0], "vote")
     by_session, by_statement = await _both(hall, code)
     assert by_statement == by_session
     assert by_statement["handovers"] and by_statement["seats"][1]["votes"] == [2]
@@ -90,10 +91,10 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
 
 async def test_a_refused_seat_change_writes_nothing(hall: Hall) -> None:
     assert hall.store.cache is not None
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"q{n}", name=f"Q{n}", token_hash=f"k{n}") for n in range(2)]
         session.add_all(players)
-        code = (await rooms.create_room(session, players[0], GAME.id, None, 2, True)).code
+        code = (await orm.create_room(session, players[0], GAME.id, None, 2, True)).code
     before, _ = await _both(hall, code)
     with pytest.raises(rooms.ApiError) as refused:  # not the host
         await seatwrite.change(hall.store.cache.pool, code, hall.room_notice(code),

@@ -14,8 +14,8 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import snapshots
 from app.store.models import MoveRow, Player, Room
+from app.store.orm import create_room, join, start
 from app.store.snapshots import SNAPSHOT_EVERY
-from app.table.rooms import create_room, join, start
 from games import REGISTRY
 from games.protocol import replay
 
@@ -28,7 +28,7 @@ def _plain(state: Any) -> Any:
 
 
 async def _room(hall: Hall) -> tuple[str, list[str]]:
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         players = [Player(id=f"s{n}", name=f"S{n}", token_hash=f"s{n}") for n in (0, 1)]
         session.add_all(players)
         room = await create_room(session, players[0], GAME.id, None, 2, True)
@@ -39,7 +39,7 @@ async def _room(hall: Hall) -> tuple[str, list[str]]:
 
 async def _replayed(hall: Hall, code: str) -> tuple[int, Any, int | None]:
     """The version, the state a replay of the whole log gives, and the row's `state_version`."""
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         rows = list(await session.scalars(select(MoveRow).where(MoveRow.room_code == code)
@@ -96,12 +96,12 @@ async def test_a_state_set_through_the_orm_is_written_with_its_version(hall: Hal
                           chooser.choice(GAME.legal_moves(snap.state, seat)))
     made, replayed, _ = await _replayed(hall, code)
     assert made == 3
-    async with hall.sessions() as session, session.begin():
+    async with hall.store.sessions() as session, session.begin():
         room = await session.get(Room, code)
         assert room is not None
         await snapshots.resolve(session, [room])
         room.state = room.state  # the state at version 3, as a rebuild would set it
-    async with hall.sessions() as session:
+    async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
         assert room.state_version is None and _plain(room.state) == replayed

@@ -190,6 +190,7 @@ def test_admin_lines_are_placed_after_the_move_they_followed() -> None:
 async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> None:
     """`roomread` (one statement) and the session path build the same `admin_log` and
     `closed_reason`, take-backs and lines without a sentence included."""
+    from app.store import orm
     from app.store.models import AdminAction, Player
     from app.store.postgres import seatwrite
     from app.table import rooms
@@ -197,17 +198,17 @@ async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> 
     from tests.api.test_room_read import _both
 
     async with hall_on("postgres") as hall:
-        async with hall.sessions() as session, session.begin():
+        async with hall.store.sessions() as session, session.begin():
             players = [Player(id=f"t{n}", name=f"T{n}", token_hash=f"th{n}") for n in range(2)]
             session.add_all(players)
-            code = (await rooms.create_room(session, players[0], "gem-pyramid", None, 2,
+            code = (await orm.create_room(session, players[0], "gem-pyramid", None, 2,
                                             True)).code
         pool = hall.store.cache.pool
         await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats,
                                players[1], None)
         await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats,
                                players[0])
-        async with hall.sessions() as session, session.begin():
+        async with hall.store.sessions() as session, session.begin():
             for action, version, detail in (
                     ("zombie", 0, {"text": "The admin played the default move for T0.",
                                    "made": 1}),
@@ -218,7 +219,7 @@ async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> 
                     ("abort", 0, {"text": "The admin closed this room."})):
                 session.add(AdminAction(actor="admin", action=action, room_code=code,
                                         version=version, detail=detail))
-            room = await rooms.get_room(session, code, for_update=True)
+            room = await orm.get_room(session, code, for_update=True)
             room.status = "aborted"
         hall.store.forget(code)
         by_session, by_statement = await _both(hall, code)

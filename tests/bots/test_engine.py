@@ -72,3 +72,11 @@ def test_levels_are_bounded_by_time_and_by_iterations() -> None:
         level = LEVELS[name]
         assert level.kind == "search" and level.seconds > 0 and level.iterations > 0
     assert LEVELS["easy"].seconds < LEVELS["normal"].seconds < LEVELS["hard"].seconds
+
+
+def test_stats_say_how_many_iterations_ran_and_why_the_search_stopped() -> None:
+    stats: dict = {}
+    choose(TAKE_AWAY, _state(21), 0, "normal", seed=2, iterations=16, timed=False, stats=stats)
+    assert stats["stopped"] in ("cap", "settled")
+    assert 0 < stats["iterations"] <= 16
+    assert (stats["iterations"] == 16) == (stats["stopped"] == "cap")

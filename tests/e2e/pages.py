@@ -31,10 +31,13 @@ class Client:
         expect(self.page.locator("[data-game=gem-pyramid]")).to_be_visible()
 
     def create_lucent(self, seats: int = 3, private: bool = True,
-                      variants: tuple[str, ...] = ()) -> str:
-        """From the lobby, make a Lucent room; returns its invite link."""
+                      variants: tuple[str, ...] = (), standin: str | None = None) -> str:
+        """From the lobby, make a Lucent room (`standin`: its stand-in bot's level, else left
+        as it is); returns its invite link."""
         card = self.page.locator("[data-game=gem-pyramid]")
         card.locator("input[name=seats]").fill(str(seats))
+        if standin:
+            card.get_by_test_id("standin-choice").select_option(standin)
         if variants:
             self.open_variants(card)
         for name in variants:
@@ -43,6 +46,8 @@ class Client:
             card.locator("input[name=private]").uncheck()
         card.get_by_test_id("create-room").click()
         expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
+        if standin:  # the waiting room says who will stand in for a player who goes
+            expect(self.page.get_by_test_id("standin-note")).to_contain_text(f" {standin} bot")
         return self.page.get_by_test_id("invite-link").input_value()
 
     @staticmethod
@@ -133,12 +138,12 @@ def start_pair(open_client, create, phone: bool = False) -> tuple[Client, Client
     return host, guest, link
 
 
-def lucent_pair(open_client) -> tuple[Client, Client, str]:
-    """Ann makes a two-seat Lucent room, Cy takes the other seat from its link, Ann starts the
-    game. Gives Ann, Cy and the link."""
+def lucent_pair(open_client, standin: str | None = None) -> tuple[Client, Client, str]:
+    """Ann makes a two-seat Lucent room (with a `standin` level, if given), Cy takes the other
+    seat from its link, Ann starts the game. Gives Ann, Cy and the link."""
     ann: Client = open_client("ann")
     ann.choose_name("Ann")
-    link = ann.create_lucent(seats=2)
+    link = ann.create_lucent(seats=2, standin=standin)
     cy: Client = open_client("cy")
     cy.take_seat_from_link(link, "Cy")
     ann.page.get_by_test_id("start").click()

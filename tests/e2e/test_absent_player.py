@@ -1,5 +1,6 @@
-"""An absent player in the browser: the others vote a bot in; the player comes back and takes
-the seat back. Everyone reads what happened in the banner and the log."""
+"""An absent player in the browser: the others vote a bot in (at the stand-in level the room was
+made with); the player comes back and takes the seat back. Everyone reads what happened in the
+banner and the log."""
 
 from __future__ import annotations
 
@@ -22,14 +23,17 @@ def server() -> Iterator[Server]:
 
 
 def test_the_table_votes_a_bot_in_and_the_player_takes_the_seat_back(open_client) -> None:
-    ann, cy, link = lucent_pair(open_client)
+    ann, cy, link = lucent_pair(open_client, standin="easy")
     expect(cy.page.get_by_test_id("pyramid")).to_be_visible()
 
     cy.page.close()  # the laptop lid closes
     vote = ann.page.get_by_test_id("vote-bot")
     expect(ann.page.get_by_test_id("absent")).to_contain_text("Cy")
+    expect(ann.page.get_by_test_id("absent")).to_contain_text("If you do, an easy bot")
     vote.click()
     expect(ann.page.get_by_test_id("replaced-seat")).to_contain_text("A bot is playing for Cy")
+    expect(ann.page.locator("[data-testid=player][data-seat='1']").get_by_test_id("bot-level")
+           ).to_have_text("Bot · easy")
     expect(ann.page.get_by_test_id("handover-line")).to_have_text(
         "Cy was away: the other players voted a bot into the seat.")
 

@@ -30,7 +30,7 @@ def test_a_whole_lucent_game_against_a_normal_bot_from_the_lobby(open_client) ->
     assert me.seat == 0
     players = me.page.get_by_test_id("player")
     expect(players).to_have_count(2)
-    expect(players.nth(1).get_by_test_id("bot-level")).to_have_text("bot · normal")
+    expect(players.nth(1).get_by_test_id("bot-level")).to_have_text("Bot · normal")
     expect(players.nth(0).get_by_test_id("bot-level")).to_have_count(0)
 
     end = me.page.get_by_test_id("end-screen")

@@ -19,7 +19,6 @@ from typing import Any
 import asyncpg
 
 from app.errors import ApiError
-from app.guard.auth import player_from_pool
 from app.play.snapshot import Snapshot
 from app.store.base import (
     CHAT_HISTORY,
@@ -37,6 +36,7 @@ from app.store.models import Player, utcnow
 from app.store.postgres import roomread, seatcount, seatwrite
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
+from app.store.tokens import player_from_pool
 from app.table import rooms
 from app.table.rooms import room_deadlines
 
@@ -44,13 +44,13 @@ _NEW_PLAYER = ("INSERT INTO players (id, name, token_hash, created_at, token_ren
                "VALUES ($1, $2, $3, $4, $4)")
 
 # $1 code, $2 game, $3 options, $4 host, $5 private, $6 seed, $7 now, $8 turn clock,
-# $9 clock increment, $10 seats. The seats reference the room: their foreign keys are checked at
-# the end of the statement, after both inserts.
+# $9 clock increment, $10 seats, $11 stand-in level. The seats reference the room: their foreign
+# keys are checked at the end of the statement, after both inserts.
 _NEW_ROOM = """
 WITH r AS (
   INSERT INTO rooms (code, game, options, status, host_id, private, seed, version, created_at,
-                     updated_at, spectators_muted, turn_clock, clock_increment)
-  VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9) RETURNING code
+                     updated_at, spectators_muted, turn_clock, clock_increment, standin_level)
+  VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9, $11) RETURNING code
 )
 INSERT INTO seats (room_code, seat, player_id, connections)
 SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 - 1) AS n"""
@@ -109,13 +109,15 @@ class PostgresStore(SharedPaths):
 
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
-                       clock_increment: int | None) -> dict[str, Any]:
+                       clock_increment: int | None,
+                       standin: str | None = None) -> dict[str, Any]:
         """One statement, and the answer needs no reading."""
         room, made = rooms.new_room(host, game, options, seats, private, turn_clock,
-                                    clock_increment)
+                                    clock_increment, standin)
         await self.cache.pool.execute(_NEW_ROOM, room.code, room.game, room.options,
                                       room.host_id, room.private, room.seed, room.created_at,
-                                      room.turn_clock, room.clock_increment, len(made))
+                                      room.turn_clock, room.clock_increment, len(made),
+                                      room.standin_level)
         return rooms.new_room_payload(room, made, host)
 
     async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
@@ -218,7 +220,7 @@ class PostgresStore(SharedPaths):
     async def has_votes(self, code: str) -> bool:
         held = self.cache.get(code)
         if held is not None and held.status != "active":
-            # Votes count only mid-game (`absence.recount`); a room held here that ended, or
+            # Votes count only mid-game (`orm.recount`); a room held here that ended, or
             # has not started, is forgotten by any change that could make it active again.
             return False
         return bool(await self.cache.pool.fetchval(_HAS_VOTES, code))

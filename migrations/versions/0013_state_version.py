@@ -4,8 +4,8 @@ Postgres writes the whole state only with some moves (`app/store/snapshots.py`);
 after `state_version` rebuild it. NULL (every row before this revision, and SQLite's always):
 the state is at `rooms.version`.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-26
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0012"
-down_revision: str | None = "0011"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
