@@ -37,7 +37,7 @@ class Hall:
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)
-        self.clocks = TurnClocks(self)
+        self.clocks = TurnClocks(self, self.bots.thinker)
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
         self.sweeper = RoomSweeper(self)
@@ -104,10 +104,6 @@ class Hall:
                 self.push(snap)
         except Exception:
             log.exception("could not relay %s", payload)
-
-    def room_notice(self, code: str, reset: bool = False) -> str:
-        """The hub payload saying this process changed the room's seats or status."""
-        return f"{'reset' if reset else 'room'}:{code}:{self.origin}"
 
     async def read_room(self, code: str, state: bool = True) -> RoomRead | None:
         """The `room` message and (`state`) the state as committed now, numbered for

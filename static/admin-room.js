@@ -82,9 +82,9 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
                   "POST", "/bot", { seat: p.seat }, () => `Seat ${p.seat + 1} is now played by a bot.`) },
                 "Hand to a bot"),
               active && acting ? h("button", { class: "btn small", "data-testid": "act-zombie",
-                title: "The move the game plays for a seat that left or ran out of time",
+                title: "The game's own default move for the seat (what a bot falls back on)",
                 onclick: () => act(`Play the default move for seat ${p.seat + 1}?`,
-                  `The game's default move (the one played when a turn clock runs out) is made for ${who}, as if they had chosen it.`,
+                  `The game's default move (a pass or its simplest legal move, not a bot's choice) is made for ${who}, as if they had chosen it.`,
                   "Play the default move", "POST", "/zombie", { seat: p.seat },
                   (r) => `Played the default move: version ${r.version}.`) }, "Play the default move for the seat to act") : null)));
         })))));

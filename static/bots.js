@@ -59,6 +59,12 @@ export function standinText(room) {
   return `If a player leaves mid-game, or is away and the table votes, ${botWords(level)}${what} plays their seat.`;
 }
 
+/** The room's stand-in bot in a sentence's words ("a normal bot"): it also chooses the move of
+ * a seat whose turn clock runs out. */
+export function standinWords(room) {
+  return botWords(room?.standin_level || DEFAULT_BOT_LEVEL);
+}
+
 /** "Play vs computer": a private room with you in seat 1 and a bot of `level` in every other
  * seat (and in yours, should you leave), started at once; answers the started room. */
 export async function playVsComputer(game, seats, level, options) {

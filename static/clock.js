@@ -42,7 +42,7 @@ export function clockBadge(deadline, low = 10000) {
   const left = Date.parse(deadline) - Date.now();
   return h("span", { class: `turn-clock${left < low ? " low" : ""}`, "data-testid": "turn-clock",
                      "data-deadline": deadline, "data-low": String(low),
-                     title: "Time left for this move; when it runs out a standard move is played for this seat" },
+                     title: "Time left for this move; when it runs out the room's stand-in bot moves for this seat" },
     formatLeft(left));
 }
 

@@ -3,7 +3,7 @@
 import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
-import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL, standinText } from "./bots.js";
+import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL, standinText, standinWords } from "./bots.js";
 import { ChatPanel } from "./chat.js";
 import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
@@ -769,7 +769,7 @@ class RoomPage {
     const lines = [];
     if (entry.text && entry.seat != null) lines.push({ text: `${mover} ${this.words(entry.text, own)}.`, to: null, own: true });
     for (const e of entry.events || []) lines.push({ text: this.words(e.text, own), to: e.to ?? null });
-    if (entry.timed_out) lines.push({ text: `${mover ?? this.name(entry.seat)} ran out of time: a standard move was played.`, to: null });
+    if (entry.timed_out) lines.push({ text: `${mover ?? this.name(entry.seat)} ran out of time: ${standinWords(this.room)} chose the move.`, to: null });
     return lines;
   }
 
@@ -938,7 +938,7 @@ class RoomPage {
       chosen.length ? h("p", { class: "variants-used", "data-testid": "options-chosen" }, "Settings: ",
         chosen.map(([k, v]) => `${schema[k]?.title || k}: ${v}`).join(", ")) : null,
       clockText(room) ? h("p", { class: "clock-note", "data-testid": "clock-note" }, "Turn clock: ", h("strong", {}, clockText(room)),
-        " — when a player's time runs out, a standard move is played for them.") : null,
+        ` — when a player's time runs out, ${standinWords(room)} chooses their move.`) : null,
       h("p", { class: "hint", "data-testid": "standin-note" }, standinText(room)),
       h("ol", { class: "lobby-seats", "data-testid": "seats" }, room.seats.map((s) => h("li", {
         class: `lobby-seat${s.player || s.bot ? " taken" : ""}`, "data-seat": s.seat },

@@ -1,6 +1,6 @@
 """On Postgres the `room` message is read in one statement (roomread.py), alone or with the
-state, and seat changes are written on the raw pool (seatwrite.py): all must say exactly what
-the session path (and the hot path's own load) says."""
+state, and seat changes are written on the raw pool (`change_seats`: seatwrite.py): all must say
+exactly what the session path (and the hot path's own load) says."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import orm
 from app.store.models import Player, Room, SeatVote, utcnow
-from app.store.postgres import roomread, seatwrite
+from app.store.postgres import roomread
 from app.table import rooms
 from app.table.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
@@ -55,10 +55,9 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
         code = room.code
     by_session, by_statement = await _both(hall, code)
     assert by_statement == by_session  # the lobby
-    pool = hall.store.cache.pool
-    await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats, players[1], 2)
-    await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats, players[2], None)
-    await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats, players[0])
+    await hall.store.change_seats(code, rooms.join_seats, players[1], 2)
+    await hall.store.change_seats(code, rooms.join_seats, players[2], None)
+    await hall.store.change_seats(code, rooms.start_seats, players[0])
     by_session, by_statement = await _both(hall, code)
     assert by_statement == by_session
     assert [s["player"]["id"] for s in by_statement["seats"]] == ["p0", "p2", "p1"]
@@ -97,12 +96,10 @@ async def test_a_refused_seat_change_writes_nothing(hall: Hall) -> None:
         code = (await orm.create_room(session, players[0], GAME.id, None, 2, True)).code
     before, _ = await _both(hall, code)
     with pytest.raises(rooms.ApiError) as refused:  # not the host
-        await seatwrite.change(hall.store.cache.pool, code, hall.room_notice(code),
-                               rooms.start_seats, players[1])
+        await hall.store.change_seats(code, rooms.start_seats, players[1])
     assert refused.value.code == "not_host"
     with pytest.raises(rooms.ApiError) as refused:  # a seat empty
-        await seatwrite.change(hall.store.cache.pool, code, hall.room_notice(code),
-                               rooms.start_seats, players[0])
+        await hall.store.change_seats(code, rooms.start_seats, players[0])
     assert refused.value.code == "seats_empty"
     after, _ = await _both(hall, code)
     assert after == before

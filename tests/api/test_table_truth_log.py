@@ -192,7 +192,6 @@ async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> 
     `closed_reason`, take-backs and lines without a sentence included."""
     from app.store import orm
     from app.store.models import AdminAction, Player
-    from app.store.postgres import seatwrite
     from app.table import rooms
     from tests.api.inprocess import hall_on
     from tests.api.test_room_read import _both
@@ -203,11 +202,8 @@ async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> 
             session.add_all(players)
             code = (await orm.create_room(session, players[0], "gem-pyramid", None, 2,
                                             True)).code
-        pool = hall.store.cache.pool
-        await seatwrite.change(pool, code, hall.room_notice(code), rooms.join_seats,
-                               players[1], None)
-        await seatwrite.change(pool, code, hall.room_notice(code), rooms.start_seats,
-                               players[0])
+        await hall.store.change_seats(code, rooms.join_seats, players[1], None)
+        await hall.store.change_seats(code, rooms.start_seats, players[0])
         async with hall.store.sessions() as session, session.begin():
             for action, version, detail in (
                     ("zombie", 0, {"text": "The admin played the default move for T0.",

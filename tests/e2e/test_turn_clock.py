@@ -45,7 +45,8 @@ def test_a_seat_out_of_time_moves_and_the_log_says_so(open_client, server) -> No
     expect(fan.page.locator("[data-testid=player][data-acting=true]")
            .get_by_test_id("turn-clock")).to_be_visible()
     # The line arrives with the push, live: no reload, no log fetch.
-    expect(fan.page.get_by_text("Late ran out of time: a standard move was played.")
+    # The room has no stand-in level of its own: the server's BOT_LEVEL (normal) moved.
+    expect(fan.page.get_by_text("Late ran out of time: a normal bot chose the move.")
            ).to_be_visible(timeout=10_000)
     assert not fan.page_errors
 
