@@ -16,9 +16,12 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
+    inspect,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm.attributes import flag_modified
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -68,6 +71,9 @@ class Room(Base):
     seed: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    # The version `state` is at when older than `version` (None: at `version`). Postgres writes
+    # the state only with some moves; the moves after this one rebuild it (`snapshots`).
+    state_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     next_room: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -86,6 +92,21 @@ class Room(Base):
     # The level of a bot that stands in for a player here (a vote, a leave, the admin), chosen
     # when the room is made; None on rooms older than migration 0012: the server's BOT_LEVEL.
     standin_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+@event.listens_for(Room.state, "set")
+def _state_is_current(room: Room, value: Any, old: Any, initiator: Any) -> None:
+    """Whoever sets a room's state through the ORM (a start, a take-back, a rollback) sets it
+    at the room's version: the older snapshot and its tail no longer apply."""
+    room.state_version = None
+
+
+@event.listens_for(Room, "before_update")
+def _state_written_with_its_version(mapper: Any, connection: Any, room: Room) -> None:
+    """The ORM leaves out a value set equal to the one loaded; a cleared `state_version`
+    says the column holds the state at the room's version, so the state is written with it."""
+    if inspect(room).attrs.state_version.history.deleted and room.state_version is None:
+        flag_modified(room, "state")
 
 
 class Seat(Base):

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
 from app.play.movelog import by_name
-from app.store import orm
+from app.store import orm, snapshots
 from app.store.base import (
     AdminRoom,
     AdminRooms,
@@ -233,11 +233,14 @@ class SharedPaths(TablePaths):
                                                 .limit(500)),
                          *await session.scalars(query.where(~live)
                                                 .order_by(Room.updated_at.desc()).limit(200))]
+            # who is to act (`console._to_act`), from the state at each active room's version
+            await snapshots.resolve(session, [r for r in found if r.status == "active"])
             return AdminRooms(found, await _players(session, [r.code for r in found]))
 
     async def admin_room(self, code: str) -> AdminRoom:
         async with self.sessions() as session:
             room = await orm.get_room(session, code)
+            await snapshots.resolve(session, [room])
             seats = await orm.seats_of(session, room.code)
             moves = list(await session.scalars(select(MoveRow).where(
                 MoveRow.room_code == room.code).order_by(MoveRow.version)))
@@ -256,7 +259,9 @@ class SharedPaths(TablePaths):
 
     async def room_row(self, code: str) -> Any:
         async with self.sessions() as session:
-            return await orm.get_room(session, code)
+            room = await orm.get_room(session, code)
+            await snapshots.resolve(session, [room])
+            return room
 
     async def audit_log(self, code: str | None, limit: int) -> list[Any]:
         query = select(AdminAction).order_by(AdminAction.id.desc()).limit(limit)

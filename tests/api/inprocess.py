@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from app.config import Settings
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
+from app.store import snapshots
 from app.store.migrate import upgrade_to_head_async
 from app.store.models import Room
 from games import REGISTRY
@@ -34,6 +35,7 @@ async def first_legal_move(hall: Hall, code: str, ids: list[str], move_id: str) 
     async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
+        await snapshots.resolve(session, [room])  # the state at the room's version
         version, state, game = room.version, room.state, REGISTRY[room.game]
     seat = sorted(game.to_act(state))[0]
     return await submit_move(hall, code, Mover(player_id=ids[seat]), move_id, version,

@@ -9,7 +9,7 @@ from app.errors import ApiError
 from app.hall import Hall
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
-from app.store import orm
+from app.store import orm, snapshots
 from app.store.models import Player, Room, Seat
 from app.store.orm import create_room, join, start
 from games import REGISTRY
@@ -21,6 +21,7 @@ async def _state(hall: Hall, code: str) -> tuple[int, dict]:
     async with hall.store.sessions() as session:
         room = await session.get(Room, code)
         assert room is not None
+        await snapshots.resolve(session, [room])  # the state at the room's version
         return room.version, room.state
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
+from app.store import snapshots
 from app.store.models import MoveRow, Player, Room
 from app.store.orm import create_room, join, start
 from app.store.postgres.groupcommit import GroupCommit
@@ -83,7 +84,9 @@ async def test_a_reused_client_id_in_a_batch_gets_its_first_answer(
     for other, _ in rooms:
         await hall.load_snapshot(other)
     async with hall.store.sessions() as session:
-        state = (await session.get(Room, code)).state
+        room = await session.get(Room, code)
+        await snapshots.resolve(session, [room])  # the state at the room's version
+        state = room.state
     # Seat 1 sends a legal move under the id it already used for version 2: it passes judging,
     # the batch it shares with the other rooms fails on the id, every move is written alone,
     # and each gets its own answer.

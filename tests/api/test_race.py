@@ -10,6 +10,7 @@ from sqlalchemy import select
 from app.errors import ApiError
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
+from app.store import snapshots
 from app.store.models import MoveRow, Player, Room
 from app.store.orm import create_room, join, start
 from games import REGISTRY
@@ -79,6 +80,7 @@ async def test_two_racers_finishing_at_once_are_decided_by_commit_order(hall: Ha
         assert results[0] == 1 and results[1] in {"not_your_turn", "illegal_move"}, results
         async with hall.store.sessions() as session:
             room = await session.get(Room, code)
+            await snapshots.resolve(session, [room])  # the state at the room's version
             committed = await session.scalar(select(MoveRow.seat).where(
                 MoveRow.room_code == code, MoveRow.version == 1))
         assert room.state["last_race"]["winner"] == committed == first

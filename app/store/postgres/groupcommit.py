@@ -24,10 +24,11 @@ from app.store.postgres.connections import Connections
 MAX_BATCH = 64
 
 # Arrays, one element per move (the JSON ones as text: a list inside an array would read as one
-# more dimension): $1 code, $2 state, $3 version, $4 status, $5 time, $6 xmin seen,
-# $7 player id (None: the platform acts for the seat), $8 seat, $9 client id, $10 move, $11 events,
-# $12 sockets this process registered in the room, $13 notification payload, $14 clock banks,
-# $15 the move's `via` (its `by` is named in the statement: `roomcache._BY`).
+# more dimension): $1 code, $2 state (None: not written, as in `roomcache._WRITE`), $3 version,
+# $4 status, $5 time, $6 xmin seen, $7 player id (None: the platform acts for the seat), $8 seat,
+# $9 client id, $10 move, $11 events, $12 sockets this process registered in the room,
+# $13 notification payload, $14 clock banks, $15 the move's `via` (its `by` is named in the
+# statement: `roomcache._BY`).
 _WRITE_MANY = """
 WITH i AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[],
@@ -36,7 +37,10 @@ WITH i AS (
     AS t(code, state, version, status, at, seen, player_id, seat, client_id, move, events,
          registered, payload, banks, via)
 ), r AS (
-  UPDATE rooms SET state = i.state::jsonb, version = i.version, status = i.status,
+  UPDATE rooms SET state = coalesce(i.state::jsonb, rooms.state),
+                   state_version = CASE WHEN i.state IS NULL
+                                        THEN coalesce(rooms.state_version, rooms.version) END,
+                   version = i.version, status = i.status,
                    last_move_at = i.at, updated_at = i.at, clock_banks = i.banks::jsonb
   FROM i
   WHERE rooms.code = i.code AND rooms.xmin = i.seen::xid

@@ -28,6 +28,7 @@ from app.play.movelog import mover_via
 from app.store.hub import CHANNEL
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
+from app.store.snapshots import TAIL, catch_up, writes_state
 from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 
@@ -54,15 +55,19 @@ class CachedRoom:
     def from_row(cls, code: str, row: asyncpg.Record,
                  seats: dict[int, tuple[str | None, str | None]]) -> CachedRoom:
         """From a statement's row with the columns named as the attributes (events may be
-        NULL: no move yet)."""
-        return cls(code, row["game"], row["status"], row["seed"], row["version"], row["state"],
+        NULL: no move yet), and `state_version` and `tail` (`snapshots.TAIL`): the state is
+        brought up to the room's version."""
+        state = catch_up(row["game"], row["seed"], row["state"], row["state_version"],
+                         row["version"], row["tail"])
+        return cls(code, row["game"], row["status"], row["seed"], row["version"], state,
                    row["events"] or [], row["xmin"], seats, row["turn_clock"],
                    row["clock_increment"], row["clock_banks"], row["last_move_at"],
                    row["timed_out"])
 
 
 _LOAD = """
-SELECT r.game, r.status, r.seed, r.version, r.state, r.xmin::text::bigint AS xmin,
+SELECT r.game, r.status, r.seed, r.version, r.state, r.state_version, """ + TAIL.format(
+    room="r") + """ AS tail, r.xmin::text::bigint AS xmin,
        r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
        m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
        (SELECT json_agg(json_build_array(s.seat, s.player_id, s.bot)) FROM seats s
@@ -81,13 +86,17 @@ _BY = """(SELECT jsonb_build_object(
   FROM seats s LEFT JOIN players p ON p.id = s.player_id LEFT JOIN players q ON q.id = s.replaced_id
   WHERE s.room_code = {code} AND s.seat = {seat})"""
 
-# $1 code, $2 state, $3 version, $4 status, $5 now, $6 xmin seen, $7 player id (None: the
-# platform acts for the seat), $8 seat, $9 client id, $10 move, $11 events, $12 sockets this
-# process registered in the room, $13 notification payload, $14 clock banks, $15 the move's
-# `via` (app.play.movelog.mover_via).
+# $1 code, $2 state (None: not written with this move, `snapshots`), $3 version, $4 status,
+# $5 now, $6 xmin seen, $7 player id (None: the platform acts for the seat), $8 seat, $9 client
+# id, $10 move, $11 events, $12 sockets this process registered in the room, $13 notification
+# payload, $14 clock banks, $15 the move's `via` (app.play.movelog.mover_via). A state left out
+# stays at the version it was (`state_version`, kept if set); SET reads the row as it was.
 _WRITE = """
 WITH r AS (
-  UPDATE rooms SET state = $2, version = $3, status = $4, last_move_at = $5, updated_at = $5,
+  UPDATE rooms SET state = coalesce($2::jsonb, state),
+                   state_version = CASE WHEN $2::jsonb IS NULL
+                                        THEN coalesce(state_version, version) END,
+                   version = $3, status = $4, last_move_at = $5, updated_at = $5,
                    clock_banks = $14
   WHERE code = $1 AND xmin = $6::text::xid
     AND ($7::text IS NULL OR EXISTS (
@@ -202,8 +211,9 @@ class RoomCache:
         (then nothing was written). Raises asyncpg.UniqueViolationError on a reused client id."""
         version = room.version + 1
         assert self._commits is not None, "RoomCache.start() was not awaited"
+        written = state if writes_state(version, status, room.turn_clock is not None) else None
         xmin = await self._commits.write((
-            room.code, state, version, status, now, str(room.xmin), player_id, seat,
+            room.code, written, version, status, now, str(room.xmin), player_id, seat,
             client_id, move, events, self.registered[room.code],
             f"state:{room.code}:{self._origin}", banks, mover_via(client_id)))
         if xmin is None:

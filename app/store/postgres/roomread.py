@@ -21,6 +21,7 @@ import asyncpg
 
 from app.store.postgres.connections import Connections
 from app.store.postgres.roomcache import CachedRoom
+from app.store.snapshots import TAIL, catch_up
 from app.table.absence import absence_fields
 from app.table.rooms import AWAY_AFTER, payload_from
 from app.table.seat_clocks import CLOCK_ID_PREFIX
@@ -29,11 +30,13 @@ from app.table.tablelog import TOLD
 # $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER, $4 whether to read the
 # room as held in memory too (its state, seed, xmin, and the events and clock of its last move),
 # $5 the audit actions players are told of (`tablelog.TOLD`).
+_WITH_STATE = "$4 OR r.turn_clock IS NOT NULL AND r.status = 'active'"
 _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.next_room,
        r.spectators_muted, r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
        r.standin_level, r.created_at, r.seed, r.xmin::text::bigint AS xmin,
-       CASE WHEN $4 OR r.turn_clock IS NOT NULL AND r.status = 'active' THEN r.state END AS state,
+       CASE WHEN """ + _WITH_STATE + """ THEN r.state END AS state, r.state_version,
+       CASE WHEN """ + _WITH_STATE + " THEN " + TAIL.format(room="r") + """ END AS tail,
        m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
        ARRAY(SELECT ROW(s.seat, s.player_id, p.name, s.bot, s.connections, s.absent_since,
                         s.replaced_id)
@@ -126,11 +129,16 @@ async def room_and_held(pool: Connections,
     seats = [SeatRow(*seat) for seat in row["seats"]]
     held = CachedRoom.from_row(code, row, {seat.seat: (seat.player_id, seat.bot)
                                            for seat in seats})
-    return _payload(row, seats), held
+    return _payload(row, seats, held.state), held
 
 
-def _payload(row: asyncpg.Record, seats: list[SeatRow]) -> dict[str, Any]:
+def _payload(row: asyncpg.Record, seats: list[SeatRow], state: Any = None) -> dict[str, Any]:
+    """The payload from the statement's row; `state`: the row's, brought up to its version
+    (read from the row when not given)."""
     room = SimpleNamespace(**dict(row.items()))  # the builders read columns as attributes
+    room.state = state if state is not None else catch_up(
+        row["game"], row["seed"], row["state"], row["state_version"], row["version"],
+        row["tail"])
     absence, handovers = absence_fields(room, seats, [VoteRow(*v) for v in row["votes"]],
                                         [HandoverRow(*h) for h in row["handovers"]],
                                         dict(row["names"]))

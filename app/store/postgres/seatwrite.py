@@ -45,6 +45,8 @@ class RoomRow:
     host_id: str
     seed: str
     version: int
+    # As the row holds it: mid-game, a snapshot that may be older than `version` (`snapshots`).
+    # Only a start sets it (from the lobby, where it is None); no seat action reads it.
     state: Any
     last_move_at: datetime | None
     turn_clock: int | None
@@ -84,6 +86,8 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
         action(room, seats, *args)
         room_changes = _changed(room_before, _fields(room))
         room_changes["updated_at"] = utcnow()
+        if "state" in room_changes:
+            room_changes["state_version"] = None  # the state set is at the room's version
         writes = [("rooms", room_changes, {"code": code})]
         for seat, before in zip(seats, seats_before, strict=True):
             if seat_changes := _changed(before, _fields(seat)):
