@@ -32,11 +32,18 @@ class Ziggurat(FastAPI):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "websocket" and self.socket_guards is not None \
-                and (match := play.SOCKET_PATH.fullmatch(scope["path"])) is not None:
-            scope["app"], scope["path_params"] = self, match.groupdict()
+                and (params := _socket_params(scope["path"])) is not None:
+            scope["app"], scope["path_params"] = self, params
             await self.socket_guards(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+
+def _socket_params(path: str) -> dict[str, str] | None:
+    """The game socket's path parameters (None: another path); the match object is not kept
+    in the frame that waits for the socket's whole life."""
+    match = play.SOCKET_PATH.fullmatch(path)
+    return None if match is None else match.groupdict()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
