@@ -34,6 +34,8 @@ SOCKET_PATH = re.compile(r"/api/rooms/(?P<code>[^/]+)/ws")
 class RateLimit:
     """A token bucket per connection: bursts are fine, floods are refused."""
 
+    __slots__ = ("_at", "_burst", "_rate", "_tokens")  # one per open socket
+
     def __init__(self, per_second: float, burst: int) -> None:
         self._rate, self._burst = per_second, burst
         self._tokens, self._at = float(burst), time.monotonic()

@@ -2,11 +2,11 @@
 
 Why: at human pace a server holds thousands of sockets that send a frame every few seconds, and
 what each costs while it waits is the server's memory (issue 27: 8,000 rooms, 16,000 sockets).
-Per socket, uvicorn kept an `asyncio.Queue` (three deques and an Event's), an `asyncio.Event`
-(another deque), the handshake's request and response with their headers (the scope keeps the
-headers the app reads), and a keepalive timer: ~8 KB. Here the queue is a list with one waiter,
-the event a flag with a list of waiters made only when someone waits, and the handshake's
-objects are let go once the socket is accepted.
+Per socket, uvicorn kept an `asyncio.Queue` (three deques and an Event's), the handshake's
+request and response with their headers (the scope keeps the headers the app reads), and a
+keepalive timer: ~7 KB. Here the queue is a list with one waiter, and the handshake's objects
+are let go once the socket is accepted. (The flow-control `asyncio.Event` stays: a lighter one
+lost a message now and then in tests/api/test_hardening_low.py's chat test, not understood.)
 
 No keepalive pings from the server: a socket must send something at least every
 WS_IDLE_SECONDS or it is closed (`app/guard/idle.py`; the browser pings every 10 s), which
@@ -52,49 +52,12 @@ class _Inbox:
         return self._items.pop(0)
 
 
-class _Writable:
-    """The part of `asyncio.Event` the protocol uses for its transport's flow control."""
-
-    __slots__ = ("_open", "_waiters")
-
-    def __init__(self) -> None:
-        self._open = True
-        self._waiters: list[asyncio.Future[None]] | None = None
-
-    def is_set(self) -> bool:
-        return self._open
-
-    def set(self) -> None:
-        self._open = True
-        waiters, self._waiters = self._waiters, None
-        for waiter in waiters or ():
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def clear(self) -> None:
-        self._open = False
-
-    async def wait(self) -> bool:
-        while not self._open:
-            waiter = asyncio.get_running_loop().create_future()
-            if self._waiters is None:
-                self._waiters = []
-            self._waiters.append(waiter)
-            try:
-                await waiter
-            finally:
-                if self._waiters is not None and waiter in self._waiters:
-                    self._waiters.remove(waiter)
-        return True
-
-
 class LeanWebSocket(WebSocketsSansIOProtocol):
     """`WebSocketsSansIOProtocol` with the lighter parts above."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = _Inbox()  # type: ignore[assignment]
-        self.writable = _Writable()  # type: ignore[assignment]
         self.ping_interval = None
 
     def handle_connect(self, event: Any) -> None:

@@ -22,7 +22,7 @@ RATE_LIMITED = "rate_limited"
 GUESS_CODES = frozenset({"room_not_found", "not_admin"})  # failures that look like guessing
 
 
-@dataclass
+@dataclass(slots=True)
 class _Bucket:
     tokens: float
     at: float
