@@ -156,7 +156,7 @@ def lobby_answer(row: asyncpg.Record, room: Any, seats: list[Any], names: dict[s
     turn-clock timeouts or moves (each exists only once a game began), so these rows are all
     that the message says, as `_READ` would read it now."""
     columns = dict(row.items()) | {name: getattr(room, name) for name in room.__slots__}
-    columns.update(xmin=xmin, events=None, timed_out=None)
+    columns.update(xmin=xmin, events=None, timed_out=None, tail=None)  # a start's state is current
     replaced = {seat.seat: (rid, name) for seat, (rid, name) in zip(seats, row["replaced"],
                                                                      strict=True)}
     rows = [SeatRow(s.seat, s.player_id, names.get(s.player_id) if s.player_id else None,

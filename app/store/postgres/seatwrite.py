@@ -41,7 +41,8 @@ ATTEMPTS = 5
 _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.seed, r.version, r.state,
        r.last_move_at, r.turn_clock, r.clock_increment, r.clock_banks, r.xmin::text AS xmin,
-       r.private, r.next_room, r.spectators_muted, r.created_at,
+       r.private, r.next_room, r.spectators_muted, r.created_at, r.standin_level,
+       r.state_version,
        ARRAY(SELECT ROW(s.seat, s.player_id, s.bot, s.connections, s.absent_since)
              FROM seats s WHERE s.room_code = r.code ORDER BY s.seat) AS seats,
        ARRAY(SELECT s.xmin::text FROM seats s WHERE s.room_code = r.code
