@@ -16,7 +16,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8000
 
 run: $(STAMP)
-	$(VENV)/bin/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --http app.guard.deadlines:HeaderDeadline
+	$(VENV)/bin/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --http app.guard.deadlines:HeaderDeadline --ws app.guard.lean_ws:LeanWebSocket
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check app games bots tests bench

@@ -6,6 +6,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -19,6 +20,30 @@ from app.guard.quotas import GuessThrottle
 from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
 from app.store.migrate import upgrade_to_head_async
+
+
+class Ziggurat(FastAPI):
+    """FastAPI, with the game socket dispatched ahead of its stack (`play.socket_app`):
+    through the same-origin check and the guessing throttle (`Edge`, `GuessThrottle`, which
+    hold no frame of their own for a socket), then the handler. Every other request, and any
+    other websocket path (a 403 from FastAPI), goes through the whole stack."""
+
+    socket_guards: Any = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and self.socket_guards is not None \
+                and (params := _socket_params(scope["path"])) is not None:
+            scope["app"], scope["path_params"] = self, params
+            await self.socket_guards(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def _socket_params(path: str) -> dict[str, str] | None:
+    """The game socket's path parameters (None: another path); the match object is not kept
+    in the frame that waits for the socket's whole life."""
+    match = play.SOCKET_PATH.fullmatch(path)
+    return None if match is None else match.groupdict()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -36,20 +61,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
     # was configured since.
-    app = FastAPI(title="Ziggurat", lifespan=lifespan,
+    app = Ziggurat(title="Ziggurat", lifespan=lifespan,
                   telemetry={"tracing": False, "metrics": False, "logs": False})
     install_handlers(app)
-    # Routes are matched in order: every game socket first (one route), then the lobby's.
-    # They go straight into the app's own list: FastAPI 0.165 keeps an included router as one
+    # The game socket is dispatched before any route (`Ziggurat`); the others are matched in
+    # order. They go straight into the app's own list: FastAPI 0.165 keeps an included router as one
     # nested route and matches a request through it twice, 7% of a room's set-up.
     # Each router's prefix and dependencies are already part of its routes; the app's
     # `dependency_overrides` do not reach them (nothing here uses overrides).
-    for module in (play, lobby, admin, replay, chat):
+    for module in (lobby, admin, replay, chat):
         app.router.routes.extend(module.router.routes)
     _serve_client(app, settings)
     app.add_middleware(GuessThrottle)
     app.add_middleware(RestGate, limit=settings.rest_concurrency)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
+    app.socket_guards = Edge(GuessThrottle(play.socket_app), max_body_bytes=settings.max_body_bytes)
     return app
 
 

@@ -15,7 +15,7 @@ WORKERS=${WORKERS:-1}
 psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" 2>/dev/null
 cd "$ROOT"
 UVICORN=("$ROOT/.venv/bin/uvicorn" app.main:app --host 127.0.0.1 --no-access-log
-         --ws-max-size 65536)
+         --ws-max-size 65536 --ws app.guard.lean_ws:LeanWebSocket)
 if [ "$WORKERS" = 1 ]; then
   exec "${UVICORN[@]}" --port "$PORT"
 fi

@@ -101,7 +101,8 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "warning", "--ws-max-size", str(WS_MAX_SIZE),
-             "--http", "app.guard.deadlines:HeaderDeadline"],
+             "--http", "app.guard.deadlines:HeaderDeadline",
+             "--ws", "app.guard.lean_ws:LeanWebSocket"],
             cwd=ROOT, env=self._env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 180  # a loaded machine can take a minute to import
         while time.monotonic() < deadline:

@@ -21,8 +21,8 @@ def _room(connected: list[bool]) -> dict[str, Any]:
 
 def _sent(client: Client) -> list[dict[str, Any]]:
     out = []
-    while not client.outbox.empty():
-        out.append(orjson.loads(client.outbox.get_nowait()))
+    while client.outbox:
+        out.append(orjson.loads(client.outbox.pop(0)))
     return out
 
 

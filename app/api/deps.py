@@ -49,14 +49,14 @@ class _Caller(_Bearer):
     It takes the Hall from the request rather than from another dependency: FastAPI solves
     every level of dependencies anew on each request."""
 
-    def __init__(self, required: bool) -> None:
+    def __init__(self, required: bool, fresh: bool = False) -> None:
         super().__init__("player", "The token `POST /api/players` answered.")
-        self.required = required
+        self.required, self.fresh = required, fresh
 
     async def __call__(self, request: Request) -> Player | None:
         hall = hall_of(request)
         token, ttl = bearer(request.headers.get("authorization")), hall.settings.token_ttl
-        player = await hall.store.player_by_token(token, ttl)
+        player = await hall.store.player_by_token(token, ttl, self.fresh)
         if player is None and self.required:
             raise ApiError(401, "no_token", "Create a player first and send its token as "
                            "'Authorization: Bearer <token>'.")
@@ -86,4 +86,7 @@ async def address(request: Request) -> str:
 Address = Annotated[str, Depends(address)]
 MaybePlayer = Annotated[Player | None, Depends(_Caller(required=False))]
 CurrentPlayer = Annotated[Player, Depends(_Caller(required=True))]
+# For the routes that report the token's expiry: its renewal time as committed now (another
+# process may have renewed it since this one last read the player).
+FreshPlayer = Annotated[Player, Depends(_Caller(required=True, fresh=True))]
 AdminDep = Depends(_Admin())

@@ -12,6 +12,7 @@ from app.api.bounds import MAX_SEAT
 from app.api.deps import (
     Address,
     CurrentPlayer,
+    FreshPlayer,
     HallDep,
     MaybePlayer,
     client_host,
@@ -88,12 +89,12 @@ async def create_player(body: NewPlayer, request: Request) -> dict[str, str | No
 
 
 @router.get("/players/me")
-async def whoami(player: CurrentPlayer, hall: HallDep) -> dict[str, str | None]:
+async def whoami(player: FreshPlayer, hall: HallDep) -> dict[str, str | None]:
     return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
 
 
 @router.post("/players/me/renew")
-async def renew_token(player: CurrentPlayer, hall: HallDep) -> dict[str, str | None]:
+async def renew_token(player: FreshPlayer, hall: HallDep) -> dict[str, str | None]:
     """Push the token's expiry TOKEN_TTL_DAYS from now; the token stays the same."""
     return await lobby.renew_token(hall, player)
 
@@ -133,9 +134,7 @@ async def get_room(code: str, hall: HallDep) -> dict[str, Any]:
 async def _seat_change(code: str, hall: HallDep, action: Any, *args: Any) -> dict[str, Any]:
     """`_change` for an action on the room and its seats alone (`rooms.*_seats`): the store
     runs it in one short transaction (on Postgres on the raw pool, with no ORM session)."""
-    async with hall.locks.get(rooms.normalize_code(code)):
-        await hall.store.change_seats(code, action, *args)
-    return await lobby.answer(hall, rooms.normalize_code(code))
+    return await lobby.change_seats(hall, rooms.normalize_code(code), action, *args)
 
 
 @router.post("/rooms/{code}/join")

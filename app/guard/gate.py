@@ -17,6 +17,7 @@ its further requests wait for one of its own, holding nothing the others need.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 from app.config import get_settings
@@ -35,10 +36,14 @@ class RestGate:
         self._per_address = per_address
         self._by_address: dict[str, list[Any]] = {}  # address -> [semaphore, requests]
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[None]:
+        """Websockets pass through without a frame of this middleware held for their life."""
         if self._slots is None or scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._http(scope, receive, send)
+
+    async def _http(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert self._slots is not None
         body = await _whole_body(receive)
         if body is None:  # the client left, or its body was over the cap (Edge answers)
             return

@@ -19,6 +19,17 @@ class QuietWatch:
     `asyncio.timeout(seconds)` around it would (None seconds: never). Made and used by the one
     task that reads the socket."""
 
+    __slots__ = (
+        "_cancelling",
+        "_fired",
+        "_loop",
+        "_seconds",
+        "_since",
+        "_task",
+        "_timer",
+        "_waiting",
+    )  # one per open socket
+
     def __init__(self, seconds: float | None) -> None:
         self._seconds = seconds
         self._loop = asyncio.get_running_loop()

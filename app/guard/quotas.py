@@ -8,6 +8,7 @@ of processes). Every limit is "so many per minute", refilled steadily, and 0 tur
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ RATE_LIMITED = "rate_limited"
 GUESS_CODES = frozenset({"room_not_found", "not_admin"})  # failures that look like guessing
 
 
-@dataclass
+@dataclass(slots=True)
 class _Bucket:
     tokens: float
     at: float
@@ -120,13 +121,14 @@ class GuessThrottle:
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[None]:
+        """Not a coroutine: a websocket passes on without a frame of this one held for its
+        life (memory per socket)."""
         if scope["type"] in ("http", "websocket") and scope["path"].startswith(GUESSED_PATHS):
             hall = getattr(scope["app"].state, "hall", None)
             if hall is not None and hall.quotas.guessing(client_address(scope)):
-                await _refuse(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+                return _refuse(scope, receive, send)
+        return self.app(scope, receive, send)
 
 
 async def _refuse(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,13 +28,17 @@ class Edge:
     def __init__(self, app: Any, max_body_bytes: int) -> None:
         self.app, self.max_body = app, max_body_bytes
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[None]:
+        """Not a coroutine itself: a websocket's handler runs for the socket's whole life, and
+        each middleware frame awaiting it is memory held per socket; what passes through is
+        handed on without one."""
         if scope["type"] == "websocket" and not _same_origin(scope):
-            await send({"type": "websocket.close", "code": 1008})
-            return
+            return send({"type": "websocket.close", "code": 1008})
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._http(scope, receive, send)
+
+    async def _http(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await self._too_large(send)

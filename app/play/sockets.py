@@ -1,7 +1,10 @@
 """This process's websocket connections, grouped by room, each with its own send queue.
 
 A queue per connection keeps one slow browser from holding up a broadcast; a connection whose
-queue overflows is closed, and its client reconnects to the current state.
+queue overflows is closed, and its client reconnects to the current state. The queue is a plain
+list and its writer a task that runs only while something is queued: at human pace a socket is
+sent a message every few seconds, and an `asyncio.Queue` with a task waiting on it for ever
+held ~3 KB per socket (four deques, the task and its frames), most of an idle room's memory.
 """
 
 from __future__ import annotations
@@ -30,16 +33,21 @@ OUTBOX_LIMIT = 256
 _STAGE = {"lobby": 0, "active": 1}  # any other status (finished, aborted, errored) ends a game
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Client:
-    """One open websocket: who it is, which seat it holds (None: spectator), what it was sent."""
+    """One open websocket: who it is, which seat it holds (None: spectator), what it was sent.
+    Slots: thousands are held at once, and a dict per instance was ~0.6 KB of each."""
 
     ws: WebSocket
     room: str
     seat: int | None
     player_id: str | None
     identity: str = ""  # whom the per-identity socket cap counts: a player, or an address
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    # Texts to send, oldest first; None: close the socket (`close_with`).
+    outbox: list[str | None] = field(default_factory=list)
+    # Sends start once the handler is reading the socket (`go_live`); the writer while it runs.
+    live: bool = False
+    writer: asyncio.Task[None] | None = None
     sent: tuple[int, str] | None = None  # (version, status) of the last state sent
     # The number of the newest room read sent to it (RoomSockets.ticket; 0: none yet).
     room_seen: int = 0
@@ -81,28 +89,55 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        text = message if isinstance(message, str) else orjson.dumps(message).decode()
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             log.warning("closing a slow connection in room %s", self.room)
             self.close()
+            return
+        self.outbox.append(message if isinstance(message, str)
+                           else orjson.dumps(message).decode())
+        self._write()
 
     def close(self, code: int = 1013, reason: str = "fell behind; reconnect") -> None:
-        """Stop sending, once: the pump then closes the socket and the client reconnects."""
+        """Stop sending, once: the writer then closes the socket and the client reconnects."""
         if self.closed:
             return
         self.closed, self.close_with = True, (code, reason)
-        while not self.outbox.empty():  # nothing queued matters any more
-            self.outbox.get_nowait()
-        self.outbox.put_nowait(None)
+        self.outbox[:] = [None]  # nothing queued matters any more
+        self._write()
+
+    def go_live(self) -> None:
+        """The socket is accepted and read: send what was queued, and from now on."""
+        self.live = True
+        self._write()
+
+    def discard(self) -> None:
+        """The socket is gone: send nothing more (its peer left, a close frame cannot go)."""
+        self.closed = True
+        self.outbox.clear()
+        if self.writer is not None:
+            self.writer.cancel()
+
+    def _write(self) -> None:
+        if self.live and self.writer is None and self.outbox:
+            self.writer = asyncio.get_running_loop().create_task(self.pump())
 
     async def pump(self) -> None:
-        """Write queued messages in order until closed."""
-        while (text := await self.outbox.get()) is not None:
-            await self.ws.send_text(text)
-        with contextlib.suppress(Exception):  # already closed by the other side: fine
-            await self.ws.close(code=self.close_with[0], reason=self.close_with[1])
+        """Write queued messages in order until none is left (or the socket is closed)."""
+        try:
+            while self.outbox:
+                text = self.outbox.pop(0)
+                if text is None:
+                    with contextlib.suppress(Exception):  # already closed by the peer: fine
+                        await self.ws.close(code=self.close_with[0], reason=self.close_with[1])
+                    return
+                try:
+                    await self.ws.send_text(text)
+                except Exception:  # the peer left: the reader sees it and cleans up
+                    self.closed = True
+                    self.outbox.clear()
+                    return
+        finally:
+            self.writer = None
 
 
 class RoomSockets:

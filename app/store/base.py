@@ -188,8 +188,10 @@ class Store(Protocol):
 
     # -- players ----------------------------------------------------------------------------
     async def add_player(self, player: Player) -> None: ...
-    async def player_by_token(self, token: str | None,
-                              ttl: timedelta | None) -> Player | None: ...
+    async def player_by_token(self, token: str | None, ttl: timedelta | None,
+                              fresh: bool = False) -> Player | None:
+        """The token's player (None: no token; 401 if unknown or expired). A store may
+        answer from a copy it holds; `fresh` reads the renewal time as committed now."""
     async def renew_token(self, player_id: str, at: datetime) -> None: ...
 
     # -- rooms and seats -----------------------------------------------------------------------
@@ -199,8 +201,11 @@ class Store(Protocol):
                        standin: str | None = None) -> dict[str, Any]:
         """Store a new room; its wire `room` object. `standin`: the level of the bots that stand
         in for its players (None: the server's BOT_LEVEL)."""
-    async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
-        """Run a seat action under the room's row lock, commit it and tell every process."""
+    async def change_seats(self, code: str, action: SeatAction,
+                           *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
+        """Run a seat action on the room as committed, commit it and tell every process; the
+        `room` message and the state as the commit left them when the store knows them
+        without reading (None: the caller reads them)."""
     async def admit(self, code: str, token_hash: str | None) -> Any | None:
         """The room (None: none), with the token's player (id, created_at, token_renewed_at;
         None if unknown) and their seat: what a socket opening needs."""

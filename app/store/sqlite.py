@@ -81,7 +81,8 @@ class SqliteStore(SharedPaths):
                 id=player.id, name=player.name, token_hash=player.token_hash,
                 created_at=player.created_at, token_renewed_at=player.token_renewed_at))
 
-    async def player_by_token(self, token: str | None, ttl: timedelta | None) -> Player | None:
+    async def player_by_token(self, token: str | None, ttl: timedelta | None,
+                              fresh: bool = False) -> Player | None:
         return await player_for_token(self.reader, token, ttl)
 
     # -- rooms and seats -----------------------------------------------------------------------
@@ -95,11 +96,13 @@ class SqliteStore(SharedPaths):
                                            turn_clock, clock_increment, standin)
             return await orm.room_payload(session, room)
 
-    async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
+    async def change_seats(self, code: str, action: SeatAction,
+                           *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
         async with self.sessions() as session, transaction(session):
             room = await orm.get_room(session, code, for_update=True)
             action(room, await orm.seats_of(session, room.code), *args)
             await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
+        return None
 
     async def admit(self, code: str, token_hash: str | None) -> Any | None:
         async with self.reader.connect() as conn:

@@ -49,6 +49,21 @@ async def answer(hall: Context, code: str) -> dict[str, Any]:
     return read.message["room"]
 
 
+async def change_seats(hall: Context, code: str, action: Any, *args: Any) -> dict[str, Any]:
+    """A seat action (`rooms.*_seats`) under the room's lock, then the answer: the room as the
+    store's write left it when the store knows it, else read once after the commit.
+
+    The sockets here are pushed a read made after the commit all the same: a message built
+    from the write, pushed under a later number (`RoomSockets.ticket`), could overwrite a
+    read that also saw a socket counted just after this commit."""
+    async with hall.locks.get(code):
+        done = await hall.store.change_seats(code, action, *args)
+    if done is None:
+        return await answer(hall, code)
+    await hall.after_room_change(code, forget=False)  # reads only if this process has sockets
+    return done[0]["room"]
+
+
 async def leave(hall: Context, code: str, player: Player) -> dict[str, Any]:
     """In the lobby the seat frees up; in a game a bot takes it over (and may be to move)."""
     async with hall.locks.get(rooms.normalize_code(code)):

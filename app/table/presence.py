@@ -49,8 +49,16 @@ def follow(hall: Context, client: Client) -> asyncio.Task[None]:
                 await previous
         await _sync(hall, client)
 
-    client.recount = asyncio.get_running_loop().create_task(run())
-    return client.recount
+    task = client.recount = asyncio.get_running_loop().create_task(run())
+    task.add_done_callback(lambda done: _let_go(client, done))
+    return task
+
+
+def _let_go(client: Client, done: asyncio.Task[None]) -> None:
+    """A finished sync is not kept for the socket's life (memory per socket) unless it
+    failed: `release` still awaits it then, as it did."""
+    if client.recount is done and not done.cancelled() and done.exception() is None:
+        client.recount = None
 
 
 async def release(hall: Context, client: Client) -> None:

@@ -247,14 +247,22 @@ async def test_a_vote_crosses_processes_and_outlives_a_restart() -> None:
                                       json={"seat": 2})
             assert room["seats"][2]["votes"] == [0]
             await conns[0].until(lambda c: c.room["seats"][2]["votes"] == [0])
-            for conn in conns[:2]:
-                await conn.close()
+            # Ann (the voter) leaves first, and Bo sees it: were Bo uncounted first, Ann's vote
+            # alone would be a majority of those present and hand the seat over now.
+            await conns[0].close()
+            await conns[1].until(lambda c: not c.room["seats"][0]["connected"])
+            await conns[1].close()
             for api in apis:
                 await api.close()
         with running_server(url, **GRACE) as again:
             api = Api(again.url)
-            conns = [await api.connect(code, p["token"]) for p in people[:2]]
-            await conns[0].until(lambda c: c.room and c.room["seats"][2]["votes"] == [0])
+            # Bo is back (counted) before Ann: Ann's socket, counted with nobody else present,
+            # would make her standing vote a majority on its own and hand the seat over.
+            conns = [await api.connect(code, people[1]["token"])]
+            await conns[0].until(lambda c: c.room and c.room["seats"][1]["connected"])
+            conns.insert(0, await api.connect(code, people[0]["token"]))
+            await conns[0].until(lambda c: c.room and c.room["seats"][2]["votes"] == [0]
+                                 and c.room["seats"][1]["connected"])
             room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"],
                                   json={"seat": 2})
             assert room["seats"][2]["replaced"]["name"] == "Cy"

@@ -51,7 +51,7 @@ SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.n
                SELECT replaced_id FROM seats WHERE room_code = r.code
                UNION SELECT player_id FROM handovers WHERE room_code = r.code)) AS names,
        ARRAY(SELECT s.seat FROM seats s
-             WHERE r.turn_clock IS NOT NULL AND r.status = 'active'
+             WHERE s.room_code = r.code AND r.turn_clock IS NOT NULL AND r.status = 'active'
                AND (SELECT count(*) FROM (SELECT m.client_id FROM moves m
                                           WHERE m.room_code = r.code AND m.seat = s.seat
                                           ORDER BY m.version DESC LIMIT $3) last
@@ -144,3 +144,25 @@ def _payload(row: asyncpg.Record, seats: list[SeatRow], state: Any = None) -> di
                                         dict(row["names"]))
     return payload_from(room, seats, set(row["away"]), absence, handovers,
                         [ActionRow(*a) for a in row["actions"]])
+
+
+def lobby_answer(row: asyncpg.Record, room: Any, seats: list[Any], names: dict[str, str],
+                 xmin: int) -> tuple[dict[str, Any], CachedRoom]:
+    """The wire `room` object and the room as held, as a seat action on a room in the lobby
+    left them (`seatwrite.change`, a join or a start), without reading it back: `row` as read
+    before the action (with `replaced`, each seat's replaced player and name), `room` and
+    `seats` as the action left them, `names` the seated players' names, `xmin` the room row's
+    version the write made. A room in the lobby has no votes, handovers, audit lines told,
+    turn-clock timeouts or moves (each exists only once a game began), so these rows are all
+    that the message says, as `_READ` would read it now."""
+    columns = dict(row.items()) | {name: getattr(room, name) for name in room.__slots__}
+    columns.update(xmin=xmin, events=None, timed_out=None, tail=None)  # a start's state is current
+    replaced = {seat.seat: (rid, name) for seat, (rid, name) in zip(seats, row["replaced"],
+                                                                     strict=True)}
+    rows = [SeatRow(s.seat, s.player_id, names.get(s.player_id) if s.player_id else None,
+                    s.bot, s.connections, s.absent_since, replaced[s.seat][0]) for s in seats]
+    held = CachedRoom.from_row(room.code, columns, {s.seat: (s.player_id, s.bot) for s in seats})
+    view = SimpleNamespace(**columns)
+    absence, handovers = absence_fields(view, rows, [], [],
+                                        {rid: name for rid, name in replaced.values() if rid})
+    return payload_from(view, rows, set(), absence, handovers, []), held

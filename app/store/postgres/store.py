@@ -34,9 +34,9 @@ from app.store.base import (
 from app.store.hub import PostgresHub
 from app.store.models import Player, utcnow
 from app.store.postgres import roomread, seatcount, seatwrite
+from app.store.postgres.players import Tokens
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
-from app.store.tokens import player_from_pool
 from app.table import rooms
 from app.table.rooms import room_deadlines
 
@@ -83,6 +83,7 @@ class PostgresStore(SharedPaths):
         dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
         self.hub = PostgresHub(dsn)
         self.cache = RoomCache(dsn, origin)
+        self.tokens = Tokens()
 
     async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None:
         await self.cache.start()
@@ -101,9 +102,12 @@ class PostgresStore(SharedPaths):
     async def add_player(self, player: Player) -> None:
         await self.cache.pool.execute(_NEW_PLAYER, player.id, player.name, player.token_hash,
                                       player.created_at)
+        self.tokens.remember(player)
 
-    async def player_by_token(self, token: str | None, ttl: timedelta | None) -> Player | None:
-        return await player_from_pool(self.cache.pool, token, ttl)
+    async def player_by_token(self, token: str | None, ttl: timedelta | None,
+                              fresh: bool = False) -> Player | None:
+        """Remembered in this process unless `fresh` (`players.Tokens`)."""
+        return await self.tokens.player(self.cache.pool, token, ttl, fresh)
 
     # -- rooms and seats -----------------------------------------------------------------------
 
@@ -120,9 +124,16 @@ class PostgresStore(SharedPaths):
                                       room.standin_level)
         return rooms.new_room_payload(room, made, host)
 
-    async def change_seats(self, code: str, action: SeatAction, *args: Any) -> None:
+    async def change_seats(self, code: str, action: SeatAction,
+                           *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
+        """A read and one write; in the lobby also the answer, held (`seatwrite.change`)."""
         code = rooms.normalize_code(code)
-        await seatwrite.change(self.cache.pool, code, self._notice(code), action, *args)
+        done = await seatwrite.change(self.cache.pool, code, self._notice(code), action, *args)
+        if done is None:
+            return None
+        payload, held = done
+        self.cache.hold(held)
+        return {"type": "room", "room": payload}, _snapshot_of(held)
 
     async def admit(self, code: str, token_hash: str | None) -> Any | None:
         row = await self.cache.pool.fetchrow(_ADMIT, code, token_hash)

@@ -1,0 +1,51 @@
+"""On Postgres, players by token, remembered in this process: a room's set-up reads no token.
+
+Why: a new room is two players made, then the host's room, the guest's join and the host's start,
+each of which read the caller's token (one statement each, three of a set-up's round trips).
+A player row never changes but for its renewal time, and a renewal only pushes the token's
+expiry later, so a remembered row can only judge a token expired too early, never too late:
+such a token is read again before it is refused. Nothing deletes players. Routes that report
+the expiry (`/players/me`, renewal) read afresh (`fresh`), since another process may have
+renewed the token since.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import timedelta
+
+from app.guard.auth import check_found, expires_at, hash_token
+from app.store.models import Player, utcnow
+from app.store.postgres.connections import Connections
+from app.store.tokens import player_from_pool
+
+# Players remembered, least recently used let go: a set-up reads its players within a second
+# of making them, and a player (an ORM object) is about a kilobyte.
+HELD = 2_048
+
+
+class Tokens:
+    """The players this process made or read lately, by token hash."""
+
+    def __init__(self) -> None:
+        self._players: OrderedDict[str, Player] = OrderedDict()
+
+    def remember(self, player: Player) -> None:
+        self._players[player.token_hash] = player
+        self._players.move_to_end(player.token_hash)
+        if len(self._players) > HELD:
+            self._players.popitem(last=False)
+
+    async def player(self, pool: Connections, token: str | None, ttl: timedelta | None,
+                     fresh: bool) -> Player | None:
+        """The token's player (None: no token), refused 401 if unknown or expired."""
+        if not token:
+            return None
+        held = None if fresh else self._players.get(hash_token(token))
+        if held is not None and (ttl is None or expires_at(held, ttl) > utcnow()):
+            self._players.move_to_end(held.token_hash)
+            return held
+        player = await player_from_pool(pool, token, None)
+        if player is not None:
+            self.remember(player)
+        return check_found(player, ttl)
