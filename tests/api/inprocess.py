@@ -11,7 +11,8 @@ from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import snapshots
 from app.store.migrate import upgrade_to_head_async
-from app.store.models import Room
+from app.store.models import Player, Room
+from app.store.orm import create_room, join, start
 from games import REGISTRY
 from tests.server import database
 
@@ -40,3 +41,16 @@ async def first_legal_move(hall: Hall, code: str, ids: list[str], move_id: str) 
     seat = sorted(game.to_act(state))[0]
     return await submit_move(hall, code, Mover(player_id=ids[seat]), move_id, version,
                              game.legal_moves(state, seat)[0])
+
+
+async def started_room(hall: Hall, game_id: str, prefix: str) -> tuple[str, list[str]]:
+    """A two-seat room of `game_id` made, joined and started through the ORM by players
+    `<prefix>0` (the host) and `<prefix>1`; gives its code and the players' ids."""
+    async with hall.store.sessions() as session, session.begin():
+        players = [Player(id=f"{prefix}{n}", name=f"{prefix.upper()}{n}",
+                          token_hash=f"{prefix}{n}") for n in (0, 1)]
+        session.add_all(players)
+        room = await create_room(session, players[0], game_id, None, 2, True)
+        await join(session, room, players[1], None)
+        await start(session, room, players[0])
+        return room.code, [p.id for p in players]

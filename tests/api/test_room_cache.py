@@ -14,10 +14,9 @@ from app.config import Settings
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store.migrate import upgrade_to_head_async
-from app.store.models import MoveRow, Player, Seat
-from app.store.orm import create_room, join, start
+from app.store.models import MoveRow, Seat
 from games import REGISTRY
-from tests.api.inprocess import first_legal_move
+from tests.api.inprocess import first_legal_move, started_room
 from tests.server import database
 
 GAME = REGISTRY["gem-pyramid"]
@@ -38,13 +37,7 @@ async def halls() -> AsyncIterator[tuple[Hall, Hall]]:
 
 
 async def _room(hall: Hall) -> tuple[str, list[str]]:
-    async with hall.store.sessions() as session, session.begin():
-        players = [Player(id=f"p{n}", name=f"P{n}", token_hash=f"p{n}") for n in (0, 1)]
-        session.add_all(players)
-        room = await create_room(session, players[0], GAME.id, None, 2, True)
-        await join(session, room, players[1], None)
-        await start(session, room, players[0])
-        return room.code, [p.id for p in players]
+    return await started_room(hall, GAME.id, "p")
 
 
 def _held(hall: Hall, code: str) -> int | None:

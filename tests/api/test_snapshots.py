@@ -13,11 +13,11 @@ from sqlalchemy import select
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import snapshots
-from app.store.models import MoveRow, Player, Room
-from app.store.orm import create_room, join, start
+from app.store.models import MoveRow, Room
 from app.store.snapshots import SNAPSHOT_EVERY
 from games import REGISTRY
 from games.protocol import replay
+from tests.api.inprocess import started_room
 
 GAME = REGISTRY["gem-pyramid"]
 
@@ -28,13 +28,7 @@ def _plain(state: Any) -> Any:
 
 
 async def _room(hall: Hall) -> tuple[str, list[str]]:
-    async with hall.store.sessions() as session, session.begin():
-        players = [Player(id=f"s{n}", name=f"S{n}", token_hash=f"s{n}") for n in (0, 1)]
-        session.add_all(players)
-        room = await create_room(session, players[0], GAME.id, None, 2, True)
-        await join(session, room, players[1], None)
-        await start(session, room, players[0])
-        return room.code, [p.id for p in players]
+    return await started_room(hall, GAME.id, "s")
 
 
 async def _replayed(hall: Hall, code: str) -> tuple[int, Any, int | None]:

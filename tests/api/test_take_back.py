@@ -12,6 +12,7 @@ from app.play.offers import may_take_back
 from games import REGISTRY
 from games.protocol import match_rng
 from tests.api.client import Api, Conn
+from tests.take_backs import takeable_placement
 
 _ids = itertools.count()
 PAIR = ["Alice", "Bob"]
@@ -35,16 +36,8 @@ async def _at(conns: list[Conn], version: int) -> None:
 
 
 async def _takeable_place(api: Api, code: str, seat: int) -> dict[str, Any] | None:
-    """A placement `seat` may take back at the deal, judged with the room's own state and seed
-    as the server will (a placement that shows a character may not be: RULES.md), or None."""
-    inside = await api.admin("GET", f"/rooms/{code}")
-    game, state = REGISTRY["five-realms"], inside["state"]
-    for move in game.legal_moves(state, seat):
-        rng = match_rng(inside["seed"], 1)
-        after, _ = game.apply(state, seat, move, rng)
-        if move["type"] == "place" and may_take_back(game, state, seat, move, after, rng.drew):
-            return move
-    return None
+    """A placement `seat` may take back at the deal, judged on the room's state and seed."""
+    return takeable_placement(await api.admin("GET", f"/rooms/{code}"), seat)
 
 
 async def _deal_with_a_takeable_place(api: Api) -> tuple[str, list[Conn], Conn, dict[str, Any]]:

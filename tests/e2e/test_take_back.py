@@ -10,14 +10,12 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from app.play.offers import may_take_back
-from games import REGISTRY
-from games.protocol import match_rng
 from tests.e2e.pages import ARTIFACTS, Client, start_pair
 from tests.e2e.test_five_realms import create_five_realms
 from tests.e2e.test_temple_of_five import click_move
 from tests.e2e.test_temple_of_five import create_room as create_temple_of_five
 from tests.server import ADMIN_TOKEN
+from tests.take_backs import takeable_placement
 
 pytestmark = pytest.mark.e2e
 MAX_STEPS = 80
@@ -86,18 +84,11 @@ def _take_back(mover: Client, other: Client, click, name: str) -> None:
 
 
 def _takeable_place(server, link: str, seat: int) -> dict | None:
-    """A placement `seat` may take back at the deal, judged with the room's own state and seed
-    as the server will (one that shows a character may not be: RULES.md), or None."""
+    """A placement `seat` may take back at the deal, judged on the room's state and seed."""
     code = link.rsplit("/", 1)[1]
     with httpx.Client(base_url=server.url, headers=ADMIN) as http:
-        inside = http.get(f"/api/admin/rooms/{code}").raise_for_status().json()
-    game, state = REGISTRY["five-realms"], inside["state"]
-    for move in game.legal_moves(state, seat):
-        rng = match_rng(inside["seed"], 1)
-        after, _ = game.apply(state, seat, move, rng)
-        if move["type"] == "place" and may_take_back(game, state, seat, move, after, rng.drew):
-            return move
-    return None
+        return takeable_placement(http.get(f"/api/admin/rooms/{code}").raise_for_status().json(),
+                                  seat)
 
 
 def test_a_five_realms_placement_is_taken_back(open_client, server) -> None:
