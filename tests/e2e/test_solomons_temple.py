@@ -220,6 +220,7 @@ def test_a_peace_offering_in_the_opponents_window(open_client, server) -> None:
     expect(sinner.page.locator("[data-testid=hand] [data-card='Main Hall']")).to_be_visible()
     name = "Ada" if sinner is host else "Bea"
     other = guest if sinner is host else host
-    assert f"{name} offered a Peace Offering." in other.page.locator("body").inner_text()
+    # the other page hears of it by its own socket: wait for it rather than read at once
+    expect(other.page.locator("body")).to_contain_text(f"{name} offered a Peace Offering.")
     for client in (host, guest):
         assert not client.page_errors, client.page_errors
