@@ -197,14 +197,14 @@ def test_temple_rush_on_a_phone_keeps_the_banner_and_my_controls_in_view(open_cl
     # A power's meaning is one hover away.
     tip = phone.page.get_by_test_id("power").first.get_attribute("title") or ""
     assert "Once per game" in tip
-    # Scroll down through my zones (how far depends on the deal's temple shapes: 165-310 px
+    # Scroll down through my zones (how far depends on the deal's temple shapes: 96-349 px
     # seen): the banner and my prompt stay on screen. Then to the page's foot, past my area,
     # where my prompt may go but the turn banner stays.
     phone.page.evaluate("""() => {
         const zones = document.querySelectorAll('[data-testid=tr-me] [data-testid=tr-zone]');
         zones[zones.length - 1].scrollIntoView({ block: 'end' }); }""")
     phone.page.wait_for_timeout(200)
-    assert phone.page.evaluate("window.scrollY") > 100, "the page did not scroll"
+    assert phone.page.evaluate("window.scrollY") > 50, "the page did not scroll"
     assert _in_view(phone, "banner"), "the turn banner scrolled away"
     assert _in_view(phone, "tr-prompt"), "my prompt scrolled away"
     phone.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
