@@ -53,6 +53,11 @@ def _painted(seat: dict[str, Any]) -> list[Space]:
     return out
 
 
+def _fingerprint(seat: dict[str, Any]) -> bytes:
+    """The exact JSON of what drawing a board reads: the key of the memos below."""
+    return orjson.dumps([seat["printed"], seat["tiles"], seat["bonuses"]])
+
+
 def top_rows(seat: dict[str, Any]) -> tuple[tuple[Space, ...], ...]:
     """The view from above as rows of (level, colour), colour None on an empty space.
 
@@ -60,7 +65,7 @@ def top_rows(seat: dict[str, Any]) -> tuple[tuple[Space, ...], ...]:
     viewer: a small memo keyed by the exact JSON of what the drawing reads draws it once.
     The result is immutable and shared; a view copies it out as JSON lists.
     """
-    return _top_rows(orjson.dumps([seat["printed"], seat["tiles"], seat["bonuses"]]))
+    return _top_rows(_fingerprint(seat))
 
 
 @lru_cache(maxsize=256)
@@ -70,9 +75,23 @@ def _top_rows(fingerprint: bytes) -> tuple[tuple[Space, ...], ...]:
     return tuple(tuple(spaces[i] for i in row) for row in _ROWS)
 
 
-def chains(seat: dict[str, Any]) -> list[tuple[set[tuple[int, int]], str]]:
-    """Every chain: 2+ same-colour spaces orthogonally adjacent as seen from above."""
-    colours = [colour for _, colour in _painted(seat)]
+Chain = tuple[frozenset[tuple[int, int]], str]
+
+
+def chains(seat: dict[str, Any]) -> tuple[Chain, ...]:
+    """Every chain: 2+ same-colour spaces orthogonally adjacent as seen from above.
+
+    Legal moves, priests and the bots' evaluation ask this of the same boards again and again
+    (most moves change one board): memoised like `top_rows`, immutable and shared.
+    """
+    return _chains(_fingerprint(seat))
+
+
+@lru_cache(maxsize=1024)
+def _chains(fingerprint: bytes) -> tuple[Chain, ...]:
+    printed, tiles, bonuses = orjson.loads(fingerprint)
+    colours = [colour for _, colour in
+               _painted({"printed": printed, "tiles": tiles, "bonuses": bonuses})]
     seen: set[int] = set()
     out = []
     for start, colour in enumerate(colours):
@@ -86,15 +105,15 @@ def chains(seat: dict[str, Any]) -> list[tuple[set[tuple[int, int]], str]]:
                     stack.append(n)
         seen |= group
         if len(group) >= 2:
-            out.append(({_BOARD[i] for i in group}, colour))
-    return out
+            out.append((frozenset(_BOARD[i] for i in group), colour))
+    return tuple(out)
 
 
-def chain_at(seat: dict[str, Any], x: int, y: int) -> set[tuple[int, int]]:
+def chain_at(seat: dict[str, Any], x: int, y: int) -> frozenset[tuple[int, int]]:
     for cells, _ in chains(seat):
         if (x, y) in cells:
             return cells
-    return set()
+    return frozenset()
 
 
 def free_slots(seat: dict[str, Any], level: int) -> list[int]:

@@ -293,7 +293,7 @@ class TempleOfFive:
             if state["options"]["ultimate_goal"] else None,
             "seats": seats,
             # The running score: what each seat would score if the game ended now (RULES.md).
-            "scores": _scores(state, goals=goals_open),
+            "scores": running_scores(state),
             # The latest marked move (a tile, a bonus piece, a chain, priests on a card), so the
             # board marks it after a reload too.
             "last": clone(state.get("last")),
@@ -739,6 +739,12 @@ def _bonus_moves(me: dict[str, Any]) -> list[Move]:
             if level is not None and all(empty.get(c) == level for c in cells[1:]):
                 moves.append({"type": "bonus", "piece": i, "cells": [list(c) for c in cells]})
     return moves
+
+
+def running_scores(state: State) -> list[int]:
+    """What each seat would score if the game ended now, as every seat may know it: the
+    ultimate goals count once every side is chosen (the view's running score, RULES.md)."""
+    return _scores(state, goals=all(data["goal"] for data in state["seats"]))
 
 
 def _scores(state: State, goals: bool = True) -> list[int]:
