@@ -8,7 +8,10 @@ errors, times out or finds the pool broken plays `bots.fallback_move`, so no roo
 a bot for long. Decisions wait for a free worker before they are sent (`BotThinker._slots`), so
 that the timeout measures the search, not the queue: with more rooms thinking than workers (20
 `hard` rooms on one worker), a queued decision would otherwise time out, and its timeout end
-the workers searching for the other rooms.
+the workers searching for the other rooms. Likewise a new pool's start (spawning workers that
+import the engine and every game: seconds on a loaded machine) is waited for apart, under
+`STARTUP_SECONDS`: counted in a decision's timeout, it would time out, retire the pool and start
+another one, again and again while the machine is busy.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from games.protocol import Move, State
 
 log = logging.getLogger(__name__)
 MAX_BOT_MOVES_PER_WAKE = 100_000
+STARTUP_SECONDS = 120.0  # a new pool's workers have started and imported the engine by then
 
 
 def level_of(bot: str | None) -> str:
@@ -54,20 +58,23 @@ class BotThinker:
         self._scale = settings.bot_budget_scale
         self._grace = settings.bot_timeout_grace_seconds
         self._pool: ProcessPoolExecutor | None = None
+        self._started: asyncio.Future[None] | None = None  # the current pool's warm-up call
         # One slot per worker: a decision is sent only when a worker is free to start it.
         self._slots = asyncio.Semaphore(self._workers)
         # What runs in the pool: a module-level function (tests swap in a failing or slow one).
         self.think = think
 
-    def _ensure_pool(self) -> ProcessPoolExecutor:
-        """The pool, made for the first search (a server without bots spawns no worker)."""
-        if self._pool is None:
+    def _ensure_pool(self) -> tuple[ProcessPoolExecutor, asyncio.Future[None]]:
+        """The pool, made for the first search (a server without bots spawns no worker), and
+        the call that tells when its workers have started."""
+        if self._pool is None or self._started is None:
             # spawn, not fork: the server's process holds threads and open connections.
             self._pool = ProcessPoolExecutor(self._workers,
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=start_worker)
-            self._pool.submit(warm)  # spawn the workers now: they import the engine and games
-        return self._pool
+            # Spawn the workers now: they import the engine and games.
+            self._started = asyncio.wrap_future(self._pool.submit(warm))
+        return self._pool, self._started
 
     def _iterations(self, level: str) -> int | None:
         cap = engine.LEVELS[level].iterations
@@ -96,16 +103,22 @@ class BotThinker:
         """The pool's answer, or None (then the fallback plays): an error, a timeout, a broken
         pool, or a call the pool dropped when another room's timeout retired it."""
         budget = engine.LEVELS[level].seconds + self._grace
-        pool = self._ensure_pool()
+        pool, started = self._ensure_pool()
+        searching = False
         try:
+            # Shielded: other decisions wait for the same start.
+            await asyncio.wait_for(asyncio.shield(started), STARTUP_SECONDS)
+            searching = True
             # The engine answers a legal move or its own fallback: nothing is checked here, on
             # the loop (a game's legal moves can cost tens of milliseconds).
             return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
                 pool, self.think, game_id, state, seat, level, seed, self._iterations(level)),
                 budget)
         except TimeoutError:
-            log.warning("bot (%s) in %s took over %.1f s; playing a fallback move and "
-                        "starting new bot workers", level, game_id, budget)
+            what, limit = ("its search", budget) if searching else ("its workers' start",
+                                                                  STARTUP_SECONDS)
+            log.warning("bot (%s) in %s: %s took over %.1f s; playing a fallback move and "
+                        "starting new bot workers", level, game_id, what, limit)
             self._retire(pool, end_workers=True)
         except BrokenProcessPool:
             log.error("the bot pool broke; playing a fallback move and starting a new one")
@@ -128,7 +141,7 @@ class BotThinker:
         fail (BrokenProcessPool) and play their fallback moves."""
         if self._pool is not pool:
             return  # another room's failure already replaced it
-        self._pool = None
+        self._pool = self._started = None
         # No public way to end a pool's workers before Python 3.14 (terminate_workers).
         processes = list((getattr(pool, "_processes", None) or {}).values()) if end_workers else []
         pool.shutdown(wait=False, cancel_futures=True)

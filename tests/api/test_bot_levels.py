@@ -105,6 +105,11 @@ def sleeping_think(*args: Any) -> Any:
     time.sleep(60)
 
 
+def slow_start() -> None:
+    """A worker start that takes seconds, as on a loaded machine (swapped in for `warm`)."""
+    time.sleep(3)
+
+
 def last_move_think(game_id: str, state: Any, seat: int, *args: Any) -> Any:
     """An engine that answers at once, with a move the fallback would not pick."""
     return REGISTRY[game_id].legal_moves(state, seat)[-1]
@@ -137,6 +142,21 @@ async def test_a_slow_engine_times_out_into_the_fallback_move(kind: str) -> None
         hall.bots.thinker.think = last_move_think
         answered = await hall.bots.thinker.decide(LUCENT.id, state, seat, "easy", "s")
         assert answered == LUCENT.legal_moves(state, seat)[-1] != fallback
+
+
+async def test_a_slow_worker_start_is_not_counted_in_the_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers that take longer to start than a decision's budget (3 s against 0.1 + 0.5 s):
+    the decision waits for them, then searches; had the start counted, it would time out into
+    the fallback and retire the pool, and the next one would start as slowly."""
+    monkeypatch.setattr("app.table.bots.warm", slow_start)
+    async with bot_hall("sqlite", bot_timeout_grace_seconds=0.5) as hall:
+        hall.bots.thinker.think = last_move_think
+        state = LUCENT.setup(2, LUCENT.Options(), Random(4))
+        seat = sorted(LUCENT.to_act(state))[0]
+        move = await hall.bots.thinker.decide(LUCENT.id, state, seat, "easy", "s")
+        assert move == LUCENT.legal_moves(state, seat)[-1]
+        assert move != bots.fallback_move(LUCENT, state, seat, "s")
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])

@@ -60,7 +60,7 @@ def worker_niceness() -> int:
 async def test_bots_think_at_a_lower_priority_than_the_server() -> None:
     thinker = BotThinker(Settings(bot_workers=1))
     try:
-        niceness = await asyncio.wrap_future(thinker._ensure_pool().submit(worker_niceness))
+        niceness = await asyncio.wrap_future(thinker._ensure_pool()[0].submit(worker_niceness))
         assert niceness == min(19, os.nice(0) + WORKER_NICENESS), \
             "people's moves are served before bots think"
     finally:
