@@ -17,10 +17,18 @@ returns the newest committed version of each row, whatever the statement's snaps
 writer that committed after the read, or was waiting for the lock, changes an `xmin` and fails
 the check. A socket count (`seatcount`) changes only seat rows, which is why those are checked.
 Seat rows are made with their room and never added later.
+
+The read is skipped when this process holds the room as it last made, read or wrote it in the
+lobby (`Lobbies`): a room's set-up is made, joined and started by the process that serves it,
+one after the other. The write's guard is the same whichever way the rows were had, so a stale
+copy costs the read it would have saved, never a wrong write: each row held is exactly the row
+version its `xmin` names (as read, as returned by a statement that wrote it, or as this write
+made it: the rows one statement writes share its transaction's id).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,6 +44,9 @@ from app.store.postgres.roomcache import CachedRoom
 from app.store.postgres.roomread import lobby_answer
 
 ATTEMPTS = 5
+# Lobby rooms held per process (`Lobbies`): a room is held from its making to its start, and a
+# set-up takes well under a second.
+HELD = 2_048
 # Besides what the actions read: what the `room` message needs of a room in the lobby
 # (`roomread.lobby_answer`), and the seats' row versions for the write's guard.
 _READ = """
@@ -93,11 +104,68 @@ class SeatRow:
 SeatAction = Callable[..., None]
 
 
-async def change(pool: Connections, code: str, notice: str, action: SeatAction,
-                 *args: Any) -> tuple[dict[str, Any], CachedRoom] | None:
+class Lobbies:
+    """Rooms in the lobby as this process last made, read or wrote them: the columns of `_READ`
+    (`xmin` and `seat_xmins` as text), by code, least recently used let go beyond `HELD`."""
+
+    def __init__(self) -> None:
+        self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def get(self, code: str) -> dict[str, Any] | None:
+        return self._rows.get(code)
+
+    def hold(self, row: dict[str, Any]) -> None:
+        """Hold `row` if its room is in the lobby (a started room is let go)."""
+        if row["status"] != "lobby":
+            self._rows.pop(row["code"], None)
+            return
+        self._rows[row["code"]] = row
+        self._rows.move_to_end(row["code"])
+        if len(self._rows) > HELD:
+            self._rows.popitem(last=False)
+
+    def forget(self, code: str) -> None:
+        self._rows.pop(code, None)
+
+    def counted(self, code: str, seat: int, player_id: str | None, bot: str | None,
+                connections: int, absent_since: datetime | None, replaced_id: str | None,
+                xmin: str) -> None:
+        """A socket count wrote the seat row version `xmin` (as the statement returned it):
+        held as such if the rest of the seat is as held, else the room is let go."""
+        row = self._rows.get(code)
+        if row is None:
+            return
+        seats, xmins = list(row["seats"]), list(row["seat_xmins"])
+        at = next((n for n, s in enumerate(seats) if s[0] == seat), None)
+        if at is None or (seats[at][1], seats[at][2], row["replaced"][at][0]) != \
+                (player_id, bot, replaced_id):
+            self._rows.pop(code, None)
+            return
+        seats[at] = (seat, player_id, bot, connections, absent_since)
+        xmins[at] = xmin
+        self._rows[code] = row | {"seats": seats, "seat_xmins": xmins}
+
+
+def made_row(room: Any, seats: list[Any], host_name: str, xmin: str) -> dict[str, Any]:
+    """The `_READ` row of a room just made (`rooms.new_room`), its rows written as `xmin`."""
+    return {"code": room.code, "game": room.game, "options": room.options,
+            "status": room.status, "host_id": room.host_id, "seed": room.seed,
+            "version": room.version, "state": None, "last_move_at": None,
+            "turn_clock": room.turn_clock, "clock_increment": room.clock_increment,
+            "clock_banks": room.clock_banks, "xmin": xmin, "private": room.private,
+            "next_room": room.next_room, "spectators_muted": room.spectators_muted,
+            "created_at": room.created_at, "standin_level": room.standin_level,
+            "state_version": None,
+            "seats": [(s.seat, s.player_id, s.bot, s.connections, None) for s in seats],
+            "seat_xmins": [xmin] * len(seats), "replaced": [(None, None)] * len(seats)}
+
+
+async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
+                 action: SeatAction, *args: Any) -> tuple[dict[str, Any], CachedRoom] | None:
     """Run `action(room, seats, *args)` on the room as committed and write what it changed,
     with `notice` on the hub's channel, if nothing it read changed meanwhile (else run it
-    again on a fresh read). An ApiError from the action writes nothing.
+    again on a fresh read). An ApiError from the action writes nothing. The first attempt runs
+    on the room as held in `lobbies` if it is (a stale copy fails the guard, then reads).
 
     The room row is always written (`updated_at`), so its `xmin` moves and every process's
     held copy (`roomcache`, whose move write is conditional on `xmin`) is read again before a
@@ -106,10 +174,18 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
     Returns the `room` object and the room as held, as this write left them, when the room was
     in the lobby (a join, a start: the rows read and the changes written are all the message
     says then, so no read follows); None otherwise, for the caller to read."""
+    held = lobbies.get(code)
     for _ in range(ATTEMPTS):
-        row = await pool.fetchrow(_READ, code)
-        if row is None:
-            raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+        if held is not None:
+            row, held = held, None
+        else:
+            read = await pool.fetchrow(_READ, code)
+            if read is None:
+                lobbies.forget(code)
+                raise ApiError(404, "room_not_found",
+                               f"There is no room with the code {code!r}.")
+            row = dict(read.items())
+            lobbies.hold(row)
         room = RoomRow(*(row[name] for name in RoomRow.__slots__))
         seats = [SeatRow(*seat) for seat in row["seats"]]
         room_before, seats_before = _fields(room), [_fields(seat) for seat in seats]
@@ -132,8 +208,25 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
         if written["ok"]:
             if row["status"] != "lobby":
                 return None
+            lobbies.hold(_as_written(row, room, seats, writes, str(written["xmin"])))
             return lobby_answer(row, room, seats, dict(written["names"]), written["xmin"])
+        lobbies.forget(code)
     raise ApiError(409, "conflict", "The room kept changing; try again.")
+
+
+def _as_written(row: dict[str, Any], room: RoomRow, seats: list[SeatRow],
+                writes: list[tuple[str, dict[str, Any], dict[str, Any]]],
+                xmin: str) -> dict[str, Any]:
+    """`row` as the write left it: the room row (`writes[0]`) and the seat rows written are
+    version `xmin` (one transaction's), the others as they were. A seat action changes no
+    seat's `replaced_id`."""
+    written = {where["seat"] for table, _, where in writes if table == "seats"}
+    return row | _fields(room) | {
+        "xmin": xmin,
+        "state_version": None if "state" in writes[0][1] else row["state_version"],
+        "seats": [(s.seat, s.player_id, s.bot, s.connections, s.absent_since) for s in seats],
+        "seat_xmins": [xmin if s.seat in written else x
+                       for s, x in zip(seats, row["seat_xmins"], strict=True)]}
 
 
 def _fields(row: RoomRow | SeatRow) -> dict[str, Any]:
