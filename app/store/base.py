@@ -79,6 +79,9 @@ class SeatCounted:
     ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
     votes: bool | None  # whether the room has votes on record (None: not read)
     chat: ChatRead | None  # the socket's chat greeting, when read in the same statement
+    # The `room` message and the state as the count left them, when the store knows them
+    # without reading (None: the caller reads them).
+    room: tuple[dict[str, Any], Snapshot] | None = None
 
 
 @dataclass(frozen=True, slots=True)

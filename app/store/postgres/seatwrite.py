@@ -105,8 +105,10 @@ SeatAction = Callable[..., None]
 
 
 class Lobbies:
-    """Rooms in the lobby as this process last made, read or wrote them: the columns of `_READ`
-    (`xmin` and `seat_xmins` as text), by code, least recently used let go beyond `HELD`."""
+    """Rooms being set up as this process last made, read or wrote them: in the lobby, or just
+    started (version 0: no move, vote, hand-over or audit line yet). The columns of `_READ`
+    (`xmin` and `seat_xmins` as text) and, when known, `names` (the seated players'), by code,
+    least recently used let go beyond `HELD`."""
 
     def __init__(self) -> None:
         self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -115,8 +117,8 @@ class Lobbies:
         return self._rows.get(code)
 
     def hold(self, row: dict[str, Any]) -> None:
-        """Hold `row` if its room is in the lobby (a started room is let go)."""
-        if row["status"] != "lobby":
+        """Hold `row` if its room is being set up (else it is let go)."""
+        if row["status"] != "lobby" and (row["status"] != "active" or row["version"] != 0):
             self._rows.pop(row["code"], None)
             return
         self._rows[row["code"]] = row
@@ -126,6 +128,30 @@ class Lobbies:
 
     def forget(self, code: str) -> None:
         self._rows.pop(code, None)
+
+    def current(self, code: str, seat: int, player_id: str | None, version: Any,
+                room_xmin: str, others: dict[int, str], quiet: bool) -> dict[str, Any] | None:
+        """A socket count on `seat` wrote its row `version` (`seatcount.SeatVersion`) and found
+        the room row and the other seat rows at the versions `room_xmin` and `others` (locked:
+        as committed when the count committed), and (`quiet`) no vote, hand-over or audit line
+        on record. The room held, as the count left it, if it was held at exactly those
+        versions and knows its players' names: a `room` message of a room being set up says
+        nothing else (moves change the room row; a vote or an audit line committed while the
+        count waited comes with a read of its own, `heartbeat.seat_connected`). Else None,
+        and the room is let go (a copy known stale would cost a join or a start a refused
+        write)."""
+        self.counted(code, seat, player_id, *version)
+        row = self._rows.get(code)
+        if row is None:
+            return None
+        held = dict(zip((s[0] for s in row["seats"]), row["seat_xmins"], strict=True))
+        held.pop(seat, None)
+        names = row.get("names")
+        if not quiet or row["xmin"] != room_xmin or held != others or names is None \
+                or any(s[1] is not None and s[1] not in names for s in row["seats"]):
+            self._rows.pop(code, None)
+            return None
+        return row
 
     def counted(self, code: str, seat: int, player_id: str | None, bot: str | None,
                 connections: int, absent_since: datetime | None, replaced_id: str | None,
@@ -157,7 +183,8 @@ def made_row(room: Any, seats: list[Any], host_name: str, xmin: str) -> dict[str
             "created_at": room.created_at, "standin_level": room.standin_level,
             "state_version": None,
             "seats": [(s.seat, s.player_id, s.bot, s.connections, None) for s in seats],
-            "seat_xmins": [xmin] * len(seats), "replaced": [(None, None)] * len(seats)}
+            "seat_xmins": [xmin] * len(seats), "replaced": [(None, None)] * len(seats),
+            "names": {room.host_id: host_name}}
 
 
 async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
@@ -165,7 +192,8 @@ async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
     """Run `action(room, seats, *args)` on the room as committed and write what it changed,
     with `notice` on the hub's channel, if nothing it read changed meanwhile (else run it
     again on a fresh read). An ApiError from the action writes nothing. The first attempt runs
-    on the room as held in `lobbies` if it is (a stale copy fails the guard, then reads).
+    on the room as held in `lobbies` if it is in the lobby there (a stale copy fails the guard,
+    then reads; an action refused on the copy is judged again on a read).
 
     The room row is always written (`updated_at`), so its `xmin` moves and every process's
     held copy (`roomcache`, whose move write is conditional on `xmin`) is read again before a
@@ -175,7 +203,10 @@ async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
     in the lobby (a join, a start: the rows read and the changes written are all the message
     says then, so no read follows); None otherwise, for the caller to read."""
     held = lobbies.get(code)
+    if held is not None and held["status"] != "lobby":
+        held = None  # a started room: every seat action refuses it, on a fresh read
     for _ in range(ATTEMPTS):
+        fresh = held is None
         if held is not None:
             row, held = held, None
         else:
@@ -189,7 +220,12 @@ async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
         room = RoomRow(*(row[name] for name in RoomRow.__slots__))
         seats = [SeatRow(*seat) for seat in row["seats"]]
         room_before, seats_before = _fields(room), [_fields(seat) for seat in seats]
-        action(room, seats, *args)
+        try:
+            action(room, seats, *args)
+        except ApiError:
+            if fresh:
+                raise
+            continue  # refused on the copy held: judged again on the room as committed
         room_changes = _changed(room_before, _fields(room))
         room_changes["updated_at"] = utcnow()
         if "state" in room_changes:
@@ -208,10 +244,20 @@ async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
         if written["ok"]:
             if row["status"] != "lobby":
                 return None
-            lobbies.hold(_as_written(row, room, seats, writes, str(written["xmin"])))
-            return lobby_answer(row, room, seats, dict(written["names"]), written["xmin"])
+            names = dict(written["names"])
+            lobbies.hold(_as_written(row, room, seats, writes, str(written["xmin"])) |
+                         {"names": names})
+            return lobby_answer(row, room, seats, names, written["xmin"])
         lobbies.forget(code)
     raise ApiError(409, "conflict", "The room kept changing; try again.")
+
+
+def answer_of(row: dict[str, Any]) -> tuple[dict[str, Any], CachedRoom]:
+    """The wire `room` object and the room as held, from a lobby room held with its players'
+    names (`Lobbies.current`)."""
+    room = RoomRow(*(row[name] for name in RoomRow.__slots__))
+    seats = [SeatRow(*seat) for seat in row["seats"]]
+    return lobby_answer(row, room, seats, row["names"], int(row["xmin"]))
 
 
 def _as_written(row: dict[str, Any], room: RoomRow, seats: list[SeatRow],

@@ -244,12 +244,19 @@ class PostgresStore(SharedPaths):
         self.cache.registered.add(code, delta)
 
     async def seat_connected(self, code: str, seat: int, player_id: str | None) -> SeatCounted:
-        """One statement, NOTIFY only if others listen, the greeting read with it."""
+        """One statement, NOTIFY only if others listen, the greeting read with it; in a lobby
+        room held here as current (`seatwrite.Lobbies.current`), the `room` message too."""
         counted = await seatcount.connect(self.cache.pool, code, seat, player_id, self.origin,
                                           self.cache.registered[code])
+        room = None
         if counted.seat is not None:
-            self.lobbies.counted(code, seat, player_id, *counted.seat)
-        return SeatCounted(counted.ledger, counted.votes, counted.chat)
+            row = self.lobbies.current(code, seat, player_id, counted.seat, counted.room_xmin,
+                                       counted.others, not counted.votes and not counted.told)
+            if row is not None:  # a room being set up, held as the count left it
+                payload, held = seatwrite.answer_of(row)
+                self.cache.hold(held)
+                room = {"type": "room", "room": payload}, _snapshot_of(held)
+        return SeatCounted(counted.ledger, counted.votes, counted.chat, room)
 
     async def seat_disconnected(self, code: str, seat: int, player_id: str | None,
                                 ledger: int) -> bool:
