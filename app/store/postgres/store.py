@@ -222,6 +222,8 @@ class PostgresStore(SharedPaths):
             except asyncpg.UniqueViolationError:
                 raise DuplicateMove() from None
             if written:
+                if room.version == 1:
+                    self.lobbies.forget(code)  # set up: its copy for set-up is done with
                 return room.version, j
             room = None
         raise ApiError(409, "conflict", "The room changed under this move; try again.")
