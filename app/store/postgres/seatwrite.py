@@ -18,9 +18,9 @@ writer that committed after the read, or was waiting for the lock, changes an `x
 the check. A socket count (`seatcount`) changes only seat rows, which is why those are checked.
 Seat rows are made with their room and never added later.
 
-The read is skipped when this process holds the room as it last made, read or wrote it in the
-lobby (`Lobbies`): a room's set-up is made, joined and started by the process that serves it,
-one after the other. The write's guard is the same whichever way the rows were had, so a stale
+The read is skipped when this process holds the room in the lobby as it last made, read or
+wrote it (`Lobbies`): a room's set-up is made, joined and started by the process that serves
+it, one after the other. The write's guard is the same whichever way the rows were had, so a stale
 copy costs the read it would have saved, never a wrong write: each row held is exactly the row
 version its `xmin` names (as read, as returned by a statement that wrote it, or as this write
 made it: the rows one statement writes share its transaction's id).
@@ -44,8 +44,8 @@ from app.store.postgres.roomcache import CachedRoom
 from app.store.postgres.roomread import lobby_answer
 
 ATTEMPTS = 5
-# Lobby rooms held per process (`Lobbies`): a room is held from its making to its start, and a
-# set-up takes well under a second.
+# Rooms being set up held per process (`Lobbies`): a room is held from its making to its first
+# move, and a set-up takes well under a second.
 HELD = 2_048
 # Besides what the actions read: what the `room` message needs of a room in the lobby
 # (`roomread.lobby_answer`), and the seats' row versions for the write's guard.
