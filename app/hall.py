@@ -108,7 +108,7 @@ class Hall:
     async def read_room(self, code: str, state: bool = True) -> RoomRead | None:
         """The `room` message and (`state`) the state as committed now, numbered for
         `push_room`; None: no such room."""
-        ticket = self.sockets.ticket()
+        ticket = self.sockets.ticket(code)
         if state:
             read = await self.store.room_and_snapshot(code)
             return None if read is None else RoomRead(ticket, *read)

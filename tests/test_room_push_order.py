@@ -62,3 +62,28 @@ def test_a_socket_that_joined_after_a_push_gets_the_older_read_still_in_flight()
     sockets.push_room("ROOM", _room([False, False]), in_flight)
     assert _sent(first) == [_room([True, False])]
     assert _sent(second) == [_room([False, False])], "news to it: its greeting comes next"
+
+
+def test_a_read_numbered_since_a_mark_is_seen_and_a_built_message_is_not() -> None:
+    """A message built from a write is pushed only if no read of its room was numbered since a
+    mark taken before the write (`RoomSockets.ticket`): such a read may hold a change
+    committed after the write, and the built message, numbered later, would hide it."""
+    sockets = RoomSockets()
+    _joined(sockets)
+    mark = sockets.ticket()
+    sockets.ticket()  # a message built from another write: not a read
+    assert not sockets.read_since("ROOM", mark)
+    sockets.ticket("OTHER")  # a read of another room
+    assert not sockets.read_since("ROOM", mark)
+    sockets.ticket("ROOM")
+    assert sockets.read_since("ROOM", mark)
+    assert not sockets.read_since("ROOM", sockets.ticket())
+
+
+def test_reads_of_a_room_without_sockets_here_are_not_remembered() -> None:
+    sockets = RoomSockets()
+    client = _joined(sockets)
+    mark = sockets.ticket()
+    sockets.remove(client)
+    sockets.ticket("ROOM")  # an HTTP answer's read: nobody here to push it to
+    assert not sockets.read_since("ROOM", mark)

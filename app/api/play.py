@@ -111,7 +111,8 @@ async def _admit(hall: Context, ws: WebSocket, code: str, token: str | None) -> 
     """The room, the token's player and their seat in one Core query: every socket opens here,
     and three ORM reads were three round trips and an ORM session each time."""
     raw, code = code, normalize_code(code)
-    found = await hall.store.admit(code, hash_token(token) if token else None)
+    found = await hall.store.admit(code, hash_token(token) if token else None,
+                                   hall.settings.token_ttl)
     if found is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
     player_id = seat = None

@@ -148,6 +148,7 @@ class RoomSockets:
         self._on_seat_change = on_seat_change
         self._identities: Counter[str] = Counter()
         self._tickets = itertools.count(1)  # one sequence for every room: numbers never repeat
+        self._read: dict[str, int] = {}  # the last number of a read of a room with sockets here
 
     def add(self, client: Client) -> None:
         self._rooms[client.room].add(client)
@@ -168,6 +169,7 @@ class RoomSockets:
                 del self._identities[client.identity]
             if not clients:
                 del self._rooms[client.room]
+                self._read.pop(client.room, None)
 
     def has_room(self, code: str) -> bool:
         return code in self._rooms
@@ -193,12 +195,29 @@ class RoomSockets:
             client.sent = (snap.version, snap.status)
             client.send(by_seat[client.seat])
 
-    def ticket(self) -> int:
-        """Number a room read about to be issued. A read issued later sees at least what an
-        earlier one saw, but reads run on several connections and may come back in any order:
-        `push_room` compares these numbers, so a slower, older read never overwrites a newer
-        `room` message (which could show a connected player as gone until the next change)."""
-        return next(self._tickets)
+    def ticket(self, code: str | None = None) -> int:
+        """Number a read of the room `code` about to be issued, or (None) a message built from
+        a write as it committed, or a mark (`read_since`). A read issued later sees at least
+        what an earlier one saw, but reads run on several connections and may come back in any
+        order: `push_room` compares these numbers, so a slower, older read never overwrites a
+        newer `room` message (which could show a connected player as gone until the next
+        change).
+
+        A message built from a write (a seat action, a socket count, on Postgres) says the room
+        as that write committed; it is numbered when the write's answer is back, and pushed
+        only if no read of the room was numbered since a mark taken before the write was sent
+        (else the caller reads). Those messages are built only from a copy the write proved
+        current (`seatwrite.Lobbies`), and that copy takes each write as its answer comes
+        back, in the same step as the number: so they are numbered in the order their writes
+        committed, and only the reads' place among them is unknown."""
+        ticket = next(self._tickets)
+        if code is not None and code in self._rooms:
+            self._read[code] = ticket
+        return ticket
+
+    def read_since(self, code: str, mark: int) -> bool:
+        """Whether a read of the room was numbered after `mark` while it had sockets here."""
+        return self._read.get(code, 0) > mark
 
     def push_room(self, code: str, message: dict[str, Any], ticket: int,
                   only: Client | None = None) -> None:

@@ -79,6 +79,9 @@ class SeatCounted:
     ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
     votes: bool | None  # whether the room has votes on record (None: not read)
     chat: ChatRead | None  # the socket's chat greeting, when read in the same statement
+    # The `room` message and the state as the count left them, when the store knows them
+    # without reading (None: the caller reads them).
+    room: tuple[dict[str, Any], Snapshot] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,9 +209,12 @@ class Store(Protocol):
         """Run a seat action on the room as committed, commit it and tell every process; the
         `room` message and the state as the commit left them when the store knows them
         without reading (None: the caller reads them)."""
-    async def admit(self, code: str, token_hash: str | None) -> Any | None:
+    async def admit(self, code: str, token_hash: str | None,
+                    ttl: timedelta | None = None) -> Any | None:
         """The room (None: none), with the token's player (id, created_at, token_renewed_at;
-        None if unknown) and their seat: what a socket opening needs."""
+        None if unknown) and their seat: what a socket opening needs. `ttl`: the tokens' life,
+        for a store that may answer from players it remembers (one it would judge expired is
+        read again)."""
     async def room_message(self, code: str) -> dict[str, Any] | None: ...
     async def load_snapshot(self, code: str) -> Snapshot | None: ...
     async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None: ...

@@ -104,7 +104,8 @@ class SqliteStore(SharedPaths):
             await self.hub.notify_in(session, f"room:{room.code}:{self.origin}")
         return None
 
-    async def admit(self, code: str, token_hash: str | None) -> Any | None:
+    async def admit(self, code: str, token_hash: str | None,
+                    ttl: timedelta | None = None) -> Any | None:
         async with self.reader.connect() as conn:
             return (await conn.execute(_admit_query(code, token_hash))).first()
 

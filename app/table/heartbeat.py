@@ -22,7 +22,7 @@ import asyncio
 import logging
 from datetime import timedelta
 
-from app.context import Context
+from app.context import Context, RoomRead
 from app.play.sockets import Greeting
 from app.store.models import utcnow
 from app.table import chat
@@ -34,10 +34,14 @@ async def seat_connected(hall: Context, code: str, seat: int,
                          player_id: str | None) -> tuple[int | None, Greeting | None]:
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
     and the socket's chat greeting when the store read it with the count."""
+    mark = hall.sockets.ticket()
     counted = await hall.store.seat_connected(code, seat, player_id)
     if counted.ledger is not None:  # this process's own tally grows once the count committed
         hall.register(code, 1)
-    await hall.after_room_change(code, forget=False)
+    read = None
+    if counted.room is not None and not hall.sockets.read_since(code, mark):
+        read = RoomRead(hall.sockets.ticket(), *counted.room)
+    await hall.after_room_change(code, forget=False, read=read)
     if counted.ledger is not None and counted.votes is not False:
         await settle_votes(hall, code, votes_known=bool(counted.votes))
     return counted.ledger, None if counted.chat is None else chat.greeting_of(counted.chat)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.context import Context
+from app.context import Context, RoomRead
 from app.errors import ApiError
 from app.guard.auth import token_times
 from app.play.movelog import log_entry
@@ -53,14 +53,22 @@ async def change_seats(hall: Context, code: str, action: Any, *args: Any) -> dic
     """A seat action (`rooms.*_seats`) under the room's lock, then the answer: the room as the
     store's write left it when the store knows it, else read once after the commit.
 
-    The sockets here are pushed a read made after the commit all the same: a message built
-    from the write, pushed under a later number (`RoomSockets.ticket`), could overwrite a
-    read that also saw a socket counted just after this commit."""
+    The sockets here are pushed the write's message too, unless a read of the room was numbered
+    (`RoomSockets.ticket`) since just before the write: then a read made after the commit.
+    A message built from the write, numbered after a read that saw a change committed just
+    after this one (a socket counted), would overwrite it; a change committed after this one
+    has its message numbered after `mark` (it is read or built once that change committed),
+    so either it comes before the write's number, and a read is made instead, or after, and
+    it overwrites the write's message, as it should."""
     async with hall.locks.get(code):
+        mark = hall.sockets.ticket()
         done = await hall.store.change_seats(code, action, *args)
     if done is None:
         return await answer(hall, code)
-    await hall.after_room_change(code, forget=False)  # reads only if this process has sockets
+    read = None
+    if not hall.sockets.read_since(code, mark):
+        read = RoomRead(hall.sockets.ticket(), *done)
+    await hall.after_room_change(code, forget=False, read=read)  # only if it has sockets here
     return done[0]["room"]
 
 

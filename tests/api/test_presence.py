@@ -51,3 +51,26 @@ async def test_a_watcher_who_sits_down_counts_as_connected_not_watching(api: Api
     await conn.close()
     await _settled(api, code, lambda r: not r["seats"][1]["connected"])
     await host_conn.close()
+
+
+async def test_sockets_opened_with_the_start_end_on_the_room_as_it_is(api: Api) -> None:
+    """The load generator's set-up: both sockets and the start at once. However the counts, the
+    start and their `room` messages interleave (on Postgres, messages built from the writes
+    and reads), every socket's last `room` message has the game started and both seats
+    connected, as the room has them."""
+    for trial in range(10):
+        people = [await api.player(f"S{trial}"), await api.player(f"T{trial}")]
+        code = await api.room_with("gem-pyramid", people)
+        *conns, _ = await asyncio.gather(
+            *(api.connect(code, p["token"]) for p in people), api.start(code, people[0]))
+        for conn in conns:
+            await conn.until(lambda c: c.room is not None and c.room["status"] == "active"
+                             and all(s["connected"] for s in c.room["seats"])
+                             and c.state is not None and c.state["status"] == "active",
+                             timeout=10)
+        await asyncio.sleep(0.05)  # nothing older comes after
+        for conn in conns:
+            assert conn.room is not None and conn.room["status"] == "active"
+            assert all(s["connected"] for s in conn.room["seats"]), conn.room
+        for conn in conns:
+            await conn.close()

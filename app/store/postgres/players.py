@@ -36,6 +36,15 @@ class Tokens:
         if len(self._players) > HELD:
             self._players.popitem(last=False)
 
+    def held(self, token_hash: str, ttl: timedelta | None) -> Player | None:
+        """The player remembered for `token_hash` if their token has not expired by what is
+        remembered (None: unknown here, or to be read again)."""
+        held = self._players.get(token_hash)
+        if held is None or (ttl is not None and expires_at(held, ttl) <= utcnow()):
+            return None
+        self._players.move_to_end(token_hash)
+        return held
+
     async def player(self, pool: Connections, token: str | None, ttl: timedelta | None,
                      fresh: bool) -> Player | None:
         """The token's player (None: no token), refused 401 if unknown or expired."""

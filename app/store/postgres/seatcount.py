@@ -33,17 +33,26 @@ _LOCK = "EXISTS (SELECT 1 FROM rooms WHERE code = $1 FOR NO KEY UPDATE)"
 # The other seats' counts are read locked (FOR SHARE), so as they are committed now, not as the
 # statement's snapshot had them before it waited for the room.
 _COUNTED = """counted AS (
-  SELECT connections FROM seats WHERE room_code = $1 AND seat <> $2 AND EXISTS (SELECT 1 FROM u)
+  SELECT seat, connections, xmin::text AS x FROM seats
+  WHERE room_code = $1 AND seat <> $2 AND EXISTS (SELECT 1 FROM u)
   FOR SHARE
 )"""
+
+# The seat row as the count left it, with its version: the lobby rooms this process holds
+# (`seatwrite.Lobbies`) take it, and the join or start that follows needs no read.
+_SEAT = "connections, bot, absent_since, replaced_id, xmin::text AS x"
+_SEAT_OUT = ("(SELECT bot FROM u) AS bot, (SELECT absent_since FROM u) AS absent_since, "
+             "(SELECT replaced_id FROM u) AS replaced_id, (SELECT x FROM u) AS x, "
+             "(SELECT connections FROM u) AS now_connected")
 
 # $1 room, $2 seat, $3 player, $4 origin, $5 sockets this process registered in the room,
 # $6 notification payload.
 _CONNECT = """
-WITH u AS (
+WITH lk AS (SELECT xmin::text AS x FROM rooms WHERE code = $1 FOR NO KEY UPDATE),
+u AS (
   UPDATE seats SET connections = connections + 1, absent_since = NULL
   WHERE room_code = $1 AND seat = $2 AND player_id = $3 AND """ + _LOCK + """
-  RETURNING connections
+  RETURNING """ + _SEAT + """
 ), l AS (
   INSERT INTO seat_sockets (origin, room_code, seat, player_id)
   SELECT $4, $1, $2, $3 FROM u RETURNING id
@@ -53,7 +62,12 @@ SELECT (SELECT id FROM l) AS ledger,
        (SELECT pg_notify('""" + CHANNEL + """', $6)
         WHERE (SELECT connections FROM u) + (SELECT coalesce(sum(connections), 0) FROM counted)
               + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5 + 1)::text,
-       """ + GREETING_COLUMNS
+       """ + _SEAT_OUT + """, """ + GREETING_COLUMNS + """,
+       (SELECT x FROM lk) AS room_xmin,
+       EXISTS (SELECT 1 FROM handovers WHERE room_code = $1)
+         OR EXISTS (SELECT 1 FROM admin_actions WHERE room_code = $1) AS told,
+       ARRAY(SELECT seat FROM counted ORDER BY seat) AS others,
+       ARRAY(SELECT x FROM counted ORDER BY seat) AS other_xmins"""
 
 # $1 room, $2 seat, $3 player, $4 ledger row, $5 sockets this process still registers in the
 # room, $6 notification payload, $7 now (the absence grace period starts).
@@ -64,9 +78,9 @@ u AS (
                    absent_since = CASE WHEN connections <= 1 THEN $7::timestamptz END
   WHERE room_code = $1 AND seat = $2 AND player_id = $3 AND EXISTS (SELECT 1 FROM g)
     AND """ + _LOCK + """
-  RETURNING connections
+  RETURNING """ + _SEAT + """
 ), """ + _COUNTED + """
-SELECT EXISTS (SELECT 1 FROM g) AS gone,
+SELECT EXISTS (SELECT 1 FROM g) AS gone, """ + _SEAT_OUT + """,
        (SELECT pg_notify('""" + CHANNEL + """', $6)
         WHERE (SELECT connections FROM u) + (SELECT coalesce(sum(connections), 0) FROM counted)
               + (SELECT count(*) FROM watchers WHERE room_code = $1) > $5)::text"""
@@ -79,6 +93,23 @@ class Connected:
     ledger: int | None  # its seat_sockets row (None: not the seat's player, nothing counted)
     votes: bool  # whether the room has votes on record
     chat: ChatRead  # chat history and watchers, for the socket
+    seat: SeatVersion | None  # the seat row as counted (None: nothing counted)
+    # The versions (xmin) of the room row and the other seat rows as this count left them
+    # (locked, so as committed when it committed): whether a copy of the room is current.
+    room_xmin: str | None = None
+    others: dict[int, str] | None = None
+    told: bool = True  # hand-overs or audit lines on record
+
+
+# A seat row as a count wrote it: bot, connections, absent_since, replaced_id, and its xmin.
+SeatVersion = tuple[str | None, int, datetime | None, str | None, str]
+
+
+def _seat_version(row: Any) -> SeatVersion | None:
+    if row["x"] is None:
+        return None
+    return (row["bot"], row["now_connected"], row["absent_since"], row["replaced_id"],
+            row["x"])
 
 
 async def connect(pool: Connections, code: str, seat: int, player_id: str | None, origin: str,
@@ -93,14 +124,19 @@ async def connect(pool: Connections, code: str, seat: int, player_id: str | None
     any line does: it is registered in the room before it is counted."""
     row = await pool.fetchrow(_CONNECT, code, seat, player_id, origin, registered,
                               f"room:{code}:{origin}")
-    return Connected(row["ledger"], row["votes"], chat_read(row))
+    return Connected(row["ledger"], row["votes"], chat_read(row), _seat_version(row),
+                     row["room_xmin"], dict(zip(row["others"], row["other_xmins"], strict=True)),
+                     row["told"])
 
 
 async def disconnect(pool: Connections, code: str, seat: int, player_id: str | None,
-                     origin: str, registered: int, row: int, now: datetime) -> bool:
-    """Count one socket less unless a reaper already did; whether it was still counted."""
-    return await pool.fetchval(_DISCONNECT, code, seat, player_id, row, registered,
-                               f"room:{code}:{origin}", now)
+                     origin: str, registered: int, ledger: int,
+                     now: datetime) -> tuple[bool, SeatVersion | None]:
+    """Count one socket less unless a reaper already did; whether it was still counted, and
+    the seat row as counted."""
+    row = await pool.fetchrow(_DISCONNECT, code, seat, player_id, ledger, registered,
+                              f"room:{code}:{origin}", now)
+    return row["gone"], _seat_version(row)
 
 
 def chat_read(row: Any) -> ChatRead:

@@ -17,10 +17,18 @@ returns the newest committed version of each row, whatever the statement's snaps
 writer that committed after the read, or was waiting for the lock, changes an `xmin` and fails
 the check. A socket count (`seatcount`) changes only seat rows, which is why those are checked.
 Seat rows are made with their room and never added later.
+
+The read is skipped when this process holds the room in the lobby as it last made, read or
+wrote it (`Lobbies`): a room's set-up is made, joined and started by the process that serves
+it, one after the other. The write's guard is the same whichever way the rows were had, so a stale
+copy costs the read it would have saved, never a wrong write: each row held is exactly the row
+version its `xmin` names (as read, as returned by a statement that wrote it, or as this write
+made it: the rows one statement writes share its transaction's id).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,6 +44,9 @@ from app.store.postgres.roomcache import CachedRoom
 from app.store.postgres.roomread import lobby_answer
 
 ATTEMPTS = 5
+# Rooms being set up held per process (`Lobbies`): a room is held from its making to its first
+# move, and a set-up takes well under a second.
+HELD = 2_048
 # Besides what the actions read: what the `room` message needs of a room in the lobby
 # (`roomread.lobby_answer`), and the seats' row versions for the write's guard.
 _READ = """
@@ -93,11 +104,96 @@ class SeatRow:
 SeatAction = Callable[..., None]
 
 
-async def change(pool: Connections, code: str, notice: str, action: SeatAction,
-                 *args: Any) -> tuple[dict[str, Any], CachedRoom] | None:
+class Lobbies:
+    """Rooms being set up as this process last made, read or wrote them: in the lobby, or just
+    started (version 0: no move, vote, hand-over or audit line yet). The columns of `_READ`
+    (`xmin` and `seat_xmins` as text) and, when known, `names` (the seated players'), by code,
+    least recently used let go beyond `HELD`."""
+
+    def __init__(self) -> None:
+        self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def get(self, code: str) -> dict[str, Any] | None:
+        return self._rows.get(code)
+
+    def hold(self, row: dict[str, Any]) -> None:
+        """Hold `row` if its room is being set up (else it is let go)."""
+        if row["status"] != "lobby" and (row["status"] != "active" or row["version"] != 0):
+            self._rows.pop(row["code"], None)
+            return
+        self._rows[row["code"]] = row
+        self._rows.move_to_end(row["code"])
+        if len(self._rows) > HELD:
+            self._rows.popitem(last=False)
+
+    def forget(self, code: str) -> None:
+        self._rows.pop(code, None)
+
+    def current(self, code: str, seat: int, player_id: str | None, version: Any,
+                room_xmin: str, others: dict[int, str], quiet: bool) -> dict[str, Any] | None:
+        """A socket count on `seat` wrote its row `version` (`seatcount.SeatVersion`) and found
+        the room row and the other seat rows at the versions `room_xmin` and `others` (locked:
+        as committed when the count committed), and (`quiet`) no vote, hand-over or audit line
+        on record. The room held, as the count left it, if it was held at exactly those
+        versions and knows its players' names: a `room` message of a room being set up says
+        nothing else (moves change the room row; a vote or an audit line committed while the
+        count waited comes with a read of its own, `heartbeat.seat_connected`). Else None,
+        and the room is let go (a copy known stale would cost a join or a start a refused
+        write)."""
+        self.counted(code, seat, player_id, *version)
+        row = self._rows.get(code)
+        if row is None:
+            return None
+        held = dict(zip((s[0] for s in row["seats"]), row["seat_xmins"], strict=True))
+        held.pop(seat, None)
+        names = row.get("names")
+        if not quiet or row["xmin"] != room_xmin or held != others or names is None \
+                or any(s[1] is not None and s[1] not in names for s in row["seats"]):
+            self._rows.pop(code, None)
+            return None
+        return row
+
+    def counted(self, code: str, seat: int, player_id: str | None, bot: str | None,
+                connections: int, absent_since: datetime | None, replaced_id: str | None,
+                xmin: str) -> None:
+        """A socket count wrote the seat row version `xmin` (as the statement returned it):
+        held as such if the rest of the seat is as held, else the room is let go."""
+        row = self._rows.get(code)
+        if row is None:
+            return
+        seats, xmins = list(row["seats"]), list(row["seat_xmins"])
+        at = next((n for n, s in enumerate(seats) if s[0] == seat), None)
+        if at is None or (seats[at][1], seats[at][2], row["replaced"][at][0]) != \
+                (player_id, bot, replaced_id):
+            self._rows.pop(code, None)
+            return
+        seats[at] = (seat, player_id, bot, connections, absent_since)
+        xmins[at] = xmin
+        self._rows[code] = row | {"seats": seats, "seat_xmins": xmins}
+
+
+def made_row(room: Any, seats: list[Any], host_name: str, xmin: str) -> dict[str, Any]:
+    """The `_READ` row of a room just made (`rooms.new_room`), its rows written as `xmin`."""
+    return {"code": room.code, "game": room.game, "options": room.options,
+            "status": room.status, "host_id": room.host_id, "seed": room.seed,
+            "version": room.version, "state": None, "last_move_at": None,
+            "turn_clock": room.turn_clock, "clock_increment": room.clock_increment,
+            "clock_banks": room.clock_banks, "xmin": xmin, "private": room.private,
+            "next_room": room.next_room, "spectators_muted": room.spectators_muted,
+            "created_at": room.created_at, "standin_level": room.standin_level,
+            "state_version": None,
+            "seats": [(s.seat, s.player_id, s.bot, s.connections, None) for s in seats],
+            "seat_xmins": [xmin] * len(seats), "replaced": [(None, None)] * len(seats),
+            "names": {room.host_id: host_name}}
+
+
+async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
+                 action: SeatAction, *args: Any) -> tuple[dict[str, Any], CachedRoom] | None:
     """Run `action(room, seats, *args)` on the room as committed and write what it changed,
     with `notice` on the hub's channel, if nothing it read changed meanwhile (else run it
-    again on a fresh read). An ApiError from the action writes nothing.
+    again on a fresh read). An ApiError from the action writes nothing. The first attempt runs
+    on the room as held in `lobbies` if it is in the lobby there (a stale copy fails the guard,
+    then reads; an action refused on the copy is judged again on a read).
 
     The room row is always written (`updated_at`), so its `xmin` moves and every process's
     held copy (`roomcache`, whose move write is conditional on `xmin`) is read again before a
@@ -106,14 +202,30 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
     Returns the `room` object and the room as held, as this write left them, when the room was
     in the lobby (a join, a start: the rows read and the changes written are all the message
     says then, so no read follows); None otherwise, for the caller to read."""
+    held = lobbies.get(code)
+    if held is not None and held["status"] != "lobby":
+        held = None  # a started room: every seat action refuses it, on a fresh read
     for _ in range(ATTEMPTS):
-        row = await pool.fetchrow(_READ, code)
-        if row is None:
-            raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+        fresh = held is None
+        if held is not None:
+            row, held = held, None
+        else:
+            read = await pool.fetchrow(_READ, code)
+            if read is None:
+                lobbies.forget(code)
+                raise ApiError(404, "room_not_found",
+                               f"There is no room with the code {code!r}.")
+            row = dict(read.items())
+            lobbies.hold(row)
         room = RoomRow(*(row[name] for name in RoomRow.__slots__))
         seats = [SeatRow(*seat) for seat in row["seats"]]
         room_before, seats_before = _fields(room), [_fields(seat) for seat in seats]
-        action(room, seats, *args)
+        try:
+            action(room, seats, *args)
+        except ApiError:
+            if fresh:
+                raise
+            continue  # refused on the copy held: judged again on the room as committed
         room_changes = _changed(room_before, _fields(room))
         room_changes["updated_at"] = utcnow()
         if "state" in room_changes:
@@ -132,8 +244,35 @@ async def change(pool: Connections, code: str, notice: str, action: SeatAction,
         if written["ok"]:
             if row["status"] != "lobby":
                 return None
-            return lobby_answer(row, room, seats, dict(written["names"]), written["xmin"])
+            names = dict(written["names"])
+            lobbies.hold(_as_written(row, room, seats, writes, str(written["xmin"])) |
+                         {"names": names})
+            return lobby_answer(row, room, seats, names, written["xmin"])
+        lobbies.forget(code)
     raise ApiError(409, "conflict", "The room kept changing; try again.")
+
+
+def answer_of(row: dict[str, Any]) -> tuple[dict[str, Any], CachedRoom]:
+    """The wire `room` object and the room as held, from a lobby room held with its players'
+    names (`Lobbies.current`)."""
+    room = RoomRow(*(row[name] for name in RoomRow.__slots__))
+    seats = [SeatRow(*seat) for seat in row["seats"]]
+    return lobby_answer(row, room, seats, row["names"], int(row["xmin"]))
+
+
+def _as_written(row: dict[str, Any], room: RoomRow, seats: list[SeatRow],
+                writes: list[tuple[str, dict[str, Any], dict[str, Any]]],
+                xmin: str) -> dict[str, Any]:
+    """`row` as the write left it: the room row (`writes[0]`) and the seat rows written are
+    version `xmin` (one transaction's), the others as they were. A seat action changes no
+    seat's `replaced_id`."""
+    written = {where["seat"] for table, _, where in writes if table == "seats"}
+    return row | _fields(room) | {
+        "xmin": xmin,
+        "state_version": None if "state" in writes[0][1] else row["state_version"],
+        "seats": [(s.seat, s.player_id, s.bot, s.connections, s.absent_since) for s in seats],
+        "seat_xmins": [xmin if s.seat in written else x
+                       for s, x in zip(seats, row["seat_xmins"], strict=True)]}
 
 
 def _fields(row: RoomRow | SeatRow) -> dict[str, Any]:

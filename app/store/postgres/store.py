@@ -53,7 +53,8 @@ WITH r AS (
   VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9, $11) RETURNING code
 )
 INSERT INTO seats (room_code, seat, player_id, connections)
-SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 - 1) AS n"""
+SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 - 1) AS n
+RETURNING xmin::text"""
 
 _ADMIT = """
 SELECT r.code, p.id, p.created_at, p.token_renewed_at, s.seat
@@ -84,6 +85,7 @@ class PostgresStore(SharedPaths):
         self.hub = PostgresHub(dsn)
         self.cache = RoomCache(dsn, origin)
         self.tokens = Tokens()
+        self.lobbies = seatwrite.Lobbies()
 
     async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None:
         await self.cache.start()
@@ -115,27 +117,50 @@ class PostgresStore(SharedPaths):
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
                        standin: str | None = None) -> dict[str, Any]:
-        """One statement, and the answer needs no reading."""
+        """One statement, and the answer needs no reading; the room is held as made, with its
+        rows' version (`seatwrite.Lobbies`), so that the join and the start need none either."""
         room, made = rooms.new_room(host, game, options, seats, private, turn_clock,
                                     clock_increment, standin)
-        await self.cache.pool.execute(_NEW_ROOM, room.code, room.game, room.options,
-                                      room.host_id, room.private, room.seed, room.created_at,
-                                      room.turn_clock, room.clock_increment, len(made),
-                                      room.standin_level)
+        xmin = await self.cache.pool.fetchval(
+            _NEW_ROOM, room.code, room.game, room.options, room.host_id, room.private, room.seed,
+            room.created_at, room.turn_clock, room.clock_increment, len(made),
+            room.standin_level)
+        self.lobbies.hold(seatwrite.made_row(room, made, host.name, xmin))
         return rooms.new_room_payload(room, made, host)
 
     async def change_seats(self, code: str, action: SeatAction,
                            *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
-        """A read and one write; in the lobby also the answer, held (`seatwrite.change`)."""
+        """A read (none if the room is held in the lobby) and one write; in the lobby also the
+        answer, held (`seatwrite.change`)."""
         code = rooms.normalize_code(code)
-        done = await seatwrite.change(self.cache.pool, code, self._notice(code), action, *args)
+        done = await seatwrite.change(self.cache.pool, self.lobbies, code, self._notice(code),
+                                      action, *args)
         if done is None:
             return None
         payload, held = done
         self.cache.hold(held)
         return {"type": "room", "room": payload}, _snapshot_of(held)
 
-    async def admit(self, code: str, token_hash: str | None) -> Any | None:
+    async def admit(self, code: str, token_hash: str | None,
+                    ttl: timedelta | None = None) -> Any | None:
+        """From memory when the room is held in play or in the lobby and the token's player is
+        remembered (`players.Tokens`), else one statement. The seat held is the seat as this
+        process last wrote, read or was told of it: a socket admitted on a seat its player
+        has just left is counted on none (the count checks the player) and re-bound by the next
+        `room` message, as when a seat changes between the statement and the count."""
+        held = self.cache.get(code)
+        if held is not None and held.status in ("lobby", "active"):
+            # Rooms are deleted only days after they closed, and every process forgets a room
+            # it is told closed; a held room in play or in the lobby exists.
+            if token_hash is None:
+                return SimpleNamespace(code=code, id=None, created_at=None,
+                                       token_renewed_at=None, seat=None)
+            player = self.tokens.held(token_hash, ttl)
+            if player is not None:
+                seat = next((n for n, (pid, _) in held.seats.items() if pid == player.id),
+                            None)
+                return SimpleNamespace(code=code, id=player.id, created_at=player.created_at,
+                                       token_renewed_at=player.token_renewed_at, seat=seat)
         row = await self.cache.pool.fetchrow(_ADMIT, code, token_hash)
         return None if row is None else SimpleNamespace(**dict(row.items()))
 
@@ -160,6 +185,7 @@ class PostgresStore(SharedPaths):
 
     def forget(self, code: str) -> None:
         self.cache.forget(code)
+        self.lobbies.forget(code)
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -196,6 +222,8 @@ class PostgresStore(SharedPaths):
             except asyncpg.UniqueViolationError:
                 raise DuplicateMove() from None
             if written:
+                if room.version == 1:
+                    self.lobbies.forget(code)  # set up: its copy for set-up is done with
                 return room.version, j
             room = None
         raise ApiError(409, "conflict", "The room changed under this move; try again.")
@@ -218,15 +246,28 @@ class PostgresStore(SharedPaths):
         self.cache.registered.add(code, delta)
 
     async def seat_connected(self, code: str, seat: int, player_id: str | None) -> SeatCounted:
-        """One statement, NOTIFY only if others listen, the greeting read with it."""
+        """One statement, NOTIFY only if others listen, the greeting read with it; in a lobby
+        room held here as current (`seatwrite.Lobbies.current`), the `room` message too."""
         counted = await seatcount.connect(self.cache.pool, code, seat, player_id, self.origin,
                                           self.cache.registered[code])
-        return SeatCounted(counted.ledger, counted.votes, counted.chat)
+        room = None
+        if counted.seat is not None:
+            row = self.lobbies.current(code, seat, player_id, counted.seat, counted.room_xmin,
+                                       counted.others, not counted.votes and not counted.told)
+            if row is not None:  # a room being set up, held as the count left it
+                payload, held = seatwrite.answer_of(row)
+                self.cache.hold(held)
+                room = {"type": "room", "room": payload}, _snapshot_of(held)
+        return SeatCounted(counted.ledger, counted.votes, counted.chat, room)
 
     async def seat_disconnected(self, code: str, seat: int, player_id: str | None,
                                 ledger: int) -> bool:
-        return await seatcount.disconnect(self.cache.pool, code, seat, player_id, self.origin,
-                                          self.cache.registered[code], ledger, utcnow())
+        gone, row = await seatcount.disconnect(self.cache.pool, code, seat, player_id,
+                                               self.origin, self.cache.registered[code],
+                                               ledger, utcnow())
+        if row is not None:
+            self.lobbies.counted(code, seat, player_id, *row)
+        return gone
 
     async def has_votes(self, code: str) -> bool:
         held = self.cache.get(code)
