@@ -86,8 +86,10 @@ async def play(ws: WebSocket, code: str) -> None:
     # Messages are read while the greeting is still being put together: under load its
     # bookkeeping (counts, room, chat) takes many round trips, and a player who already holds
     # the state from a push must not wait for it to move (the first moves' tail).
-    greeting = asyncio.create_task(_greet(hall, client))
-    greeting.add_done_callback(lambda task: _greeted(task, client))
+    # Held by the client only while it runs: a finished task and its coroutine are ~0.8 KB
+    # that a socket would otherwise keep for its whole life (issue 27's memory goal).
+    client.greeter = asyncio.create_task(_greet(hall, client))
+    client.greeter.add_done_callback(lambda task: _greeted(task, client))
     try:
         await _serve(hall, client)
     except WebSocketDisconnect:
@@ -95,13 +97,15 @@ async def play(ws: WebSocket, code: str) -> None:
     finally:
         hall.sockets.remove(client)
         client.discard()
-        with contextlib.suppress(Exception):
-            await greeting
+        if client.greeter is not None:
+            with contextlib.suppress(Exception):
+                await client.greeter
         await presence.release(hall, client)
 
 
 def _greeted(task: asyncio.Task[None], client: Client) -> None:
     """A greeting that failed closes the socket (the client reconnects), as it did inline."""
+    client.greeter = None
     if not task.cancelled() and task.exception() is not None:
         log.error("greeting failed in room %s", client.room, exc_info=task.exception())
         client.close(1011, "server error; reconnect")
