@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.datastructures import QueryParams
 
 from app.api.deps import hall_of
 from app.context import Context
@@ -72,8 +73,9 @@ async def play(ws: WebSocket, code: str) -> None:
     hall = hall_of(ws)
     offered = ws.scope.get("subprotocols") or []
     # The token read here, not as a query parameter: FastAPI's per-request parameter handling
-    # cost 2% of a room's set-up.
-    token = ws.query_params.get("token") or offered_token(offered)
+    # cost 2% of a room's set-up. Parsed apart, not by `ws.query_params`, which the socket
+    # would keep for its life (~0.55 KB).
+    token = QueryParams(ws.scope["query_string"]).get("token") or offered_token(offered)
     await ws.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     try:
         client = await _admit(hall, ws, code, token)
