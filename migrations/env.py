@@ -9,7 +9,6 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from app.config import get_settings
 from app.store.db import make_engine
 from app.store.models import Base
 
@@ -24,7 +23,11 @@ MIGRATION_LOCK = 7_310_421
 
 
 def _url() -> str:
-    return config.attributes.get("database_url") or get_settings().async_database_url
+    if url := config.attributes.get("database_url"):
+        return url
+    from app.config import get_settings  # only when run by the alembic command itself
+
+    return get_settings().async_database_url
 
 
 def _migrate(connection: Connection) -> None:

@@ -5,8 +5,10 @@ what each costs while it waits is the server's memory (issue 27: 8,000 rooms, 16
 Per socket, uvicorn kept an `asyncio.Queue` (three deques and an Event's), the handshake's
 request and response with their headers (the scope keeps the headers the app reads), and a
 keepalive timer: ~7 KB. Here the queue is a list with one waiter, and the handshake's objects
-are let go once the socket is accepted. (The flow-control `asyncio.Event` stays: a lighter one
-lost a message now and then in tests/api/test_hardening_low.py's chat test, not understood.)
+are let go once the socket is accepted (the request's headers too, which websockets' parser
+frame holds for the socket's life), and the flow-control Event's waiters are a list. (The
+flow-control `asyncio.Event` itself stays: a lighter one lost a message now and then in
+tests/api/test_hardening_low.py's chat test, not understood.)
 
 No keepalive pings from the server: a socket must send something at least every
 WS_IDLE_SECONDS or it is closed (`app/guard/idle.py`; the browser pings every 10 s), which
@@ -59,10 +61,19 @@ class LeanWebSocket(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = _Inbox()  # type: ignore[assignment]
         self.ping_interval = None
+        # The flow-control Event stays uvicorn's; only its waiters' container is a list, which
+        # `wait` and `set` use as they use the deque (append, remove, iterate): an empty deque
+        # is a 64-slot block, ~760 bytes a socket that almost never has a waiter.
+        self.writable._waiters = []  # type: ignore[attr-defined]
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         self.request = None  # the scope holds what the app reads of it
+        # websockets' parser keeps the request in a frame for the socket's life: its headers
+        # (~2 KB a socket) are let go here, the scope has its own copy; and the extension
+        # offers were read by the handshake just made.
+        event.headers.clear()
+        self.conn.available_extensions = []
 
     async def send(self, message: Any) -> None:
         await super().send(message)

@@ -59,6 +59,7 @@ class Client:
     ledger: int | None = None  # its seat_sockets row while it counts on a seat (heartbeat)
     # Its chat history and watchers messages, when read with its seat count (Postgres).
     greeting: Greeting | None = None
+    greeter: asyncio.Task[None] | None = None  # the task that greets it, while it runs
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")
 
     def wants(self, snap: Snapshot) -> bool:
