@@ -5,34 +5,16 @@ write: two processes' halls on one database."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from app.config import Settings
 from app.errors import ApiError
 from app.hall import Hall
-from app.store.migrate import upgrade_to_head_async
 from app.store.models import Player, Seat, utcnow
 from app.store.postgres import seatwrite
 from app.table import rooms
-from tests.server import database
-
-
-@pytest.fixture
-async def halls() -> AsyncIterator[tuple[Hall, Hall]]:
-    """Two processes' halls on one Postgres database."""
-    with database("postgres") as url:
-        await upgrade_to_head_async(url)
-        pair = (Hall(Settings(database_url=url, bot_delay_ms=0)),
-                Hall(Settings(database_url=url, bot_delay_ms=0)))
-        for hall in pair:
-            await hall.start()
-        yield pair
-        for hall in pair:
-            await hall.stop()
 
 
 async def _players(hall: Hall, prefix: str, count: int) -> list[Player]:

@@ -5,35 +5,16 @@ sends no NOTIFY."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from sqlalchemy import select, update
 
-from app.config import Settings
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
-from app.store.migrate import upgrade_to_head_async
 from app.store.models import MoveRow, Seat
 from games import REGISTRY
 from tests.api.inprocess import first_legal_move, started_room
-from tests.server import database
 
 GAME = REGISTRY["gem-pyramid"]
-
-
-@pytest.fixture
-async def halls() -> AsyncIterator[tuple[Hall, Hall]]:
-    """Two processes' halls on one Postgres database."""
-    with database("postgres") as url:
-        await upgrade_to_head_async(url)
-        pair = (Hall(Settings(database_url=url, bot_delay_ms=0)),
-                Hall(Settings(database_url=url, bot_delay_ms=0)))
-        for hall in pair:
-            await hall.start()
-        yield pair
-        for hall in pair:
-            await hall.stop()
 
 
 async def _room(hall: Hall) -> tuple[str, list[str]]:
