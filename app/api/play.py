@@ -24,6 +24,7 @@ from app.guard.quotas import client_address
 from app.play.moves import on_move_frame
 from app.play.sockets import Client, error_frame
 from app.play.undo import on_undo_frame
+from app.recent import keep
 from app.table import chat, presence
 from app.table.rooms import normalize_code
 
@@ -235,11 +236,9 @@ def _chat_limit(client: Client) -> RateLimit:
     if client.player_id is None:
         return _socket_chat_limits.setdefault(
             client, RateLimit(chat.CHAT_PER_SECOND, chat.CHAT_BURST))
-    limit = _player_chat_limits.pop(client.player_id, None) or RateLimit(
+    limit = _player_chat_limits.get(client.player_id) or RateLimit(
         chat.CHAT_PER_SECOND, chat.CHAT_BURST)
-    _player_chat_limits[client.player_id] = limit
-    if len(_player_chat_limits) > CHAT_LIMITS_HELD:
-        _player_chat_limits.popitem(last=False)
+    keep(_player_chat_limits, client.player_id, limit, CHAT_LIMITS_HELD)
     return limit
 
 

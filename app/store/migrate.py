@@ -71,11 +71,11 @@ def main() -> None:
     url = os.environ.get(URL_VARIABLE)
     if not url:
         sys.exit(f"{URL_VARIABLE} is not set")
-    from alembic import command  # before the log is set up: its import-time lines stay quiet
+    import alembic.command  # noqa: F401  before the log is set up: its import lines stay quiet
 
     # The server's log format, so that Alembic's lines read as they did in process.
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    command.upgrade(alembic_config(url), "head")
+    upgrade_to_head(url)
 
 
 if __name__ == "__main__":

@@ -68,10 +68,15 @@ def top_rows(seat: dict[str, Any]) -> tuple[tuple[Space, ...], ...]:
     return _top_rows(_fingerprint(seat))
 
 
+def _drawn(fingerprint: bytes) -> list[Space]:
+    """`_painted` of the board a `_fingerprint` names."""
+    printed, tiles, bonuses = orjson.loads(fingerprint)
+    return _painted({"printed": printed, "tiles": tiles, "bonuses": bonuses})
+
+
 @lru_cache(maxsize=256)
 def _top_rows(fingerprint: bytes) -> tuple[tuple[Space, ...], ...]:
-    printed, tiles, bonuses = orjson.loads(fingerprint)
-    spaces = _painted({"printed": printed, "tiles": tiles, "bonuses": bonuses})
+    spaces = _drawn(fingerprint)
     return tuple(tuple(spaces[i] for i in row) for row in _ROWS)
 
 
@@ -89,9 +94,7 @@ def chains(seat: dict[str, Any]) -> tuple[Chain, ...]:
 
 @lru_cache(maxsize=1024)
 def _chains(fingerprint: bytes) -> tuple[Chain, ...]:
-    printed, tiles, bonuses = orjson.loads(fingerprint)
-    colours = [colour for _, colour in
-               _painted({"printed": printed, "tiles": tiles, "bonuses": bonuses})]
+    colours = [colour for _, colour in _drawn(fingerprint)]
     seen: set[int] = set()
     out = []
     for start, colour in enumerate(colours):

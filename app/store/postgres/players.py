@@ -15,6 +15,7 @@ from collections import OrderedDict
 from datetime import timedelta
 
 from app.guard.auth import check_found, expires_at, hash_token
+from app.recent import keep
 from app.store.models import Player, utcnow
 from app.store.postgres.connections import Connections
 from app.store.tokens import player_from_pool
@@ -31,10 +32,7 @@ class Tokens:
         self._players: OrderedDict[str, Player] = OrderedDict()
 
     def remember(self, player: Player) -> None:
-        self._players[player.token_hash] = player
-        self._players.move_to_end(player.token_hash)
-        if len(self._players) > HELD:
-            self._players.popitem(last=False)
+        keep(self._players, player.token_hash, player, HELD)
 
     def held(self, token_hash: str, ttl: timedelta | None) -> Player | None:
         """The player remembered for `token_hash` if their token has not expired by what is

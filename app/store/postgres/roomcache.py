@@ -25,6 +25,7 @@ import asyncpg
 import orjson
 
 from app.play.movelog import mover_via
+from app.recent import keep
 from app.store.hub import CHANNEL
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
@@ -184,10 +185,7 @@ class RoomCache:
         """Hold `room` (as read or written just now, here or by `roomread`), letting go of
         the least recently used beyond `HELD` (memory stays bounded however many rooms were ever
         served; a room let go is read again if needed)."""
-        self._rooms[room.code] = room
-        self._rooms.move_to_end(room.code)
-        if len(self._rooms) > HELD:
-            self._rooms.popitem(last=False)
+        keep(self._rooms, room.code, room, HELD)
 
     def forget(self, code: str) -> None:
         """Another writer changed the room (seats, status, a rollback): read it afresh next time."""

@@ -37,6 +37,7 @@ from typing import Any
 import asyncpg
 
 from app.errors import ApiError
+from app.recent import keep
 from app.store.hub import CHANNEL
 from app.store.models import utcnow
 from app.store.postgres.connections import Connections
@@ -121,10 +122,7 @@ class Lobbies:
         if row["status"] != "lobby" and (row["status"] != "active" or row["version"] != 0):
             self._rows.pop(row["code"], None)
             return
-        self._rows[row["code"]] = row
-        self._rows.move_to_end(row["code"])
-        if len(self._rows) > HELD:
-            self._rows.popitem(last=False)
+        keep(self._rows, row["code"], row, HELD)
 
     def forget(self, code: str) -> None:
         self._rows.pop(code, None)
@@ -217,8 +215,7 @@ async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
                                f"There is no room with the code {code!r}.")
             row = dict(read.items())
             lobbies.hold(row)
-        room = RoomRow(*(row[name] for name in RoomRow.__slots__))
-        seats = [SeatRow(*seat) for seat in row["seats"]]
+        room, seats = _rows_of(row)
         room_before, seats_before = _fields(room), [_fields(seat) for seat in seats]
         try:
             action(room, seats, *args)
@@ -255,9 +252,13 @@ async def change(pool: Connections, lobbies: Lobbies, code: str, notice: str,
 def answer_of(row: dict[str, Any]) -> tuple[dict[str, Any], CachedRoom]:
     """The wire `room` object and the room as held, from a lobby room held with its players'
     names (`Lobbies.current`)."""
-    room = RoomRow(*(row[name] for name in RoomRow.__slots__))
-    seats = [SeatRow(*seat) for seat in row["seats"]]
+    room, seats = _rows_of(row)
     return lobby_answer(row, room, seats, row["names"], int(row["xmin"]))
+
+
+def _rows_of(row: dict[str, Any]) -> tuple[RoomRow, list[SeatRow]]:
+    """The room and seat rows of a `_READ` row, as the seat actions take them."""
+    return RoomRow(*(row[name] for name in RoomRow.__slots__)), [SeatRow(*s) for s in row["seats"]]
 
 
 def _as_written(row: dict[str, Any], room: RoomRow, seats: list[SeatRow],
