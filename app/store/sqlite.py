@@ -9,12 +9,14 @@ rules themselves.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Select, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
 from app.play.movelog import recorded_by
@@ -109,28 +111,30 @@ class SqliteStore(SharedPaths):
         async with self.reader.connect() as conn:
             return (await conn.execute(_admit_query(code, token_hash))).first()
 
+    @asynccontextmanager
+    async def _one_read(self) -> AsyncIterator[AsyncSession]:
+        """A session whose reads all see one committed moment. The driver begins no
+        transaction before a SELECT, so without this BEGIN each read saw the database as it
+        was then: a start committed between reading the room and reading its state sent a
+        lobby `room` message with an active state."""
+        async with self.reader.connect() as conn:
+            await conn.exec_driver_sql("BEGIN")
+            try:
+                yield AsyncSession(bind=conn, expire_on_commit=False)
+            finally:
+                await conn.exec_driver_sql("COMMIT")
+
     async def room_message(self, code: str) -> dict[str, Any] | None:
-        async with self.sessions() as session:
-            room = await session.get(Room, code)
-            if room is None:
-                return None
-            return {"type": "room", "room": await orm.room_payload(session, room)}
+        async with self._one_read() as session:
+            return await _room_message(session, code)
 
     async def load_snapshot(self, code: str) -> Snapshot | None:
-        async with self.sessions() as session:
-            room = await session.get(Room, code)
-            if room is None:
-                return None
-            last = (await session.execute(select(MoveRow.events, MoveRow.seat, MoveRow.client_id)
-                                          .where(MoveRow.room_code == code,
-                                                 MoveRow.version == room.version))).first()
-            timed_out = last.seat if last and last.client_id.startswith(CLOCK_ID_PREFIX) else None
-            return Snapshot(code, room.game, room.status, room.version, room.state,
-                            last.events if last else [], room_deadlines(room), timed_out,
-                            room.clock_banks)
+        async with self._one_read() as session:
+            return await _snapshot(session, code)
 
     async def room_and_snapshot(self, code: str) -> tuple[dict[str, Any], Snapshot] | None:
-        message, snap = await self.room_message(code), await self.load_snapshot(code)
+        async with self._one_read() as session:
+            message, snap = await _room_message(session, code), await _snapshot(session, code)
         return None if message is None or snap is None else (message, snap)
 
     def forget(self, code: str) -> None:
@@ -266,3 +270,23 @@ def _admit_query(code: str, token_hash: str | None) -> Select[Any]:
             ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == token_hash).outerjoin(
                 SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
     return query
+
+
+async def _room_message(session: AsyncSession, code: str) -> dict[str, Any] | None:
+    room = await session.get(Room, code)
+    if room is None:
+        return None
+    return {"type": "room", "room": await orm.room_payload(session, room)}
+
+
+async def _snapshot(session: AsyncSession, code: str) -> Snapshot | None:
+    room = await session.get(Room, code)
+    if room is None:
+        return None
+    last = (await session.execute(select(MoveRow.events, MoveRow.seat, MoveRow.client_id)
+                                  .where(MoveRow.room_code == code,
+                                         MoveRow.version == room.version))).first()
+    timed_out = last.seat if last and last.client_id.startswith(CLOCK_ID_PREFIX) else None
+    return Snapshot(code, room.game, room.status, room.version, room.state,
+                    last.events if last else [], room_deadlines(room), timed_out,
+                    room.clock_banks)
