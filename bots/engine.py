@@ -195,7 +195,9 @@ class Search:
                     child.bias = PRIOR_VISITS * self.root_priors[index]
                 node.children[keys[index]] = child
                 expanded = True
-            state, _ = game.apply(state, mover, moves[index], self.rng)
+            # The root's moves were listed from the real state, the others from this one.
+            apply = game.apply if node is self.root else game.apply_legal
+            state, _ = apply(state, mover, moves[index], self.rng)
             node = child
             path.append(node)
         rewards = self._playout(state, budget)
@@ -218,7 +220,7 @@ class Search:
             return self.rng.choice(unopened)
         drawn = self.rng.sample(unopened, min(INFORMED_DRAWS, len(unopened)))
         values = one_ply_values(self.game, state, mover, [moves[i] for i in drawn],
-                                self.evaluation, self.rng, self.players)
+                                self.evaluation, self.rng, self.players, listed=True)
         return drawn[max(range(len(drawn)), key=lambda i: values[i] or 0.0)]
 
     def _select(self, node: Node, keys: list[Key], mover: int,
@@ -253,7 +255,8 @@ class Search:
             if not acting or budget.out_of_time():
                 break
             mover = rng.choice(sorted(acting))
-            state, _ = game.apply(state, mover, rng.choice(game.legal_moves(state, mover)), rng)
+            move = rng.choice(game.legal_moves(state, mover))
+            state, _ = game.apply_legal(state, mover, move, rng)
         if not game.to_act(state):
             return terminal_rewards(game, state, self.players)
         return self.evaluation.values(game, state, self.players)
@@ -300,26 +303,30 @@ class Search:
 def one_ply_values(game: Game, state: State, seat: int, legal: list[Move],
                    evaluation: Evaluation, rng: Random, players: int,
                    stop: Callable[[], bool] = lambda: False,
-                   follow: int = 0) -> list[float | None]:
+                   follow: int = 0, listed: bool = False) -> list[float | None]:
     """The seat's value after each of its moves, scored at once (what the greedy level plays);
     None for the moves left once `stop()` said so.
 
     With `follow`, a move after which the seat alone acts again (the first step of a longer
     action: a chain picked, then its cells) is worth the best of up to `follow` next steps.
+    `listed`: the moves were listed from this very state (not from the real one, as at the
+    root of a search on a determinisation), so they are applied unchecked.
     """
+    apply = game.apply_legal if listed else game.apply
     values: list[float | None] = []
     for move in legal:
         if stop():
             values.append(None)
             continue
-        after, _ = game.apply(state, seat, move, rng)
+        after, _ = apply(state, seat, move, rng)
         acting = game.to_act(after)
         if not acting:
             values.append(terminal_rewards(game, after, players)[seat])
         elif follow and acting == {seat}:
             steps = game.legal_moves(after, seat)
             steps = rng.sample(steps, min(follow, len(steps)))
-            then = one_ply_values(game, after, seat, steps, evaluation, rng, players, stop)
+            then = one_ply_values(game, after, seat, steps, evaluation, rng, players, stop,
+                                  listed=True)
             values.append(max((v for v in then if v is not None),
                               default=evaluation.values(game, after, players)[seat]))
         else:

@@ -201,6 +201,17 @@ class Game(Protocol):
         """
         ...
 
+    def apply_legal(self, state: State, seat: int, move: Move,
+                    rng: Random) -> tuple[State, list[Event]]:
+        """`apply` for a move the caller took from `legal_moves(state, seat)` itself: the same
+        state and events, without checking the move again.
+
+        A bot's search applies tens of thousands of moves a decision, each just picked from
+        the legal list; checking one means building that list again. The platform, which
+        applies moves people sent, always calls `apply`.
+        """
+        ...
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see. The only exit for state data."""
         ...

@@ -131,6 +131,11 @@ class FiveRealms:
         if seat != state["turn"]:
             raise IllegalMove("not_your_turn", "It is not your turn.")
         _check(state, move)
+        return self.apply_legal(state, seat, move, rng)
+
+    def apply_legal(self, state: State, seat: int, move: Move,
+                    rng: Random) -> tuple[State, Events]:
+        """See `Game.apply_legal`: `apply` less its check."""
         new = clone(state)
         events = _play(new, move)
         return new, events + _advance(new)

@@ -127,6 +127,11 @@ class GemPyramid:
         if state["turn"] != seat:
             raise IllegalMove("not_your_turn", "It is not your turn.")
         _check_play(state, seat, move)
+        return self.apply_legal(state, seat, move, rng)
+
+    def apply_legal(self, state: State, seat: int, move: Move,
+                    rng: Random) -> tuple[State, list[Event]]:
+        """See `Game.apply_legal`: `apply` less its check."""
         new = clone(state)
         kind, row, pos = move["gem"], move["row"], move["pos"]
         new["rows"][row][pos] = kind

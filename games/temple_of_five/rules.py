@@ -205,6 +205,11 @@ class TempleOfFive:
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, Events]:
         if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
             raise _refuse("illegal_move", "that move is not legal now")
+        return self.apply_legal(state, seat, move, rng)
+
+    def apply_legal(self, state: State, seat: int, move: Move,
+                    rng: Random) -> tuple[State, Events]:
+        """See `Game.apply_legal`: `apply` less its check."""
         state = _copy(state)
         me = state["seats"][seat]
         events: Events = []

@@ -159,6 +159,11 @@ class TempleRush:
 
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
         self._check(state, seat, move)
+        return self.apply_legal(state, seat, move, rng)
+
+    def apply_legal(self, state: State, seat: int, move: Move,
+                    rng: Random) -> tuple[State, list[Event]]:
+        """See `Game.apply_legal`: `apply` less its check."""
         new = clone(state)
         events = _HANDLERS[move["type"]](new, seat, move)
         events += settle(new, rng)

@@ -17,9 +17,10 @@ from tests.bots.tiny import TakeAway, TakeAwayOptions
 
 
 class BrokenApply(TakeAway):
-    """Take-away whose rules fail inside the search (a rule module mid-edit)."""
+    """Take-away whose rules fail inside the search (a rule module mid-edit): both ways in,
+    since `apply` checks the move and then calls `apply_legal`."""
 
-    def apply(self, state: State, seat: int, move: Move, rng: Random) -> Any:
+    def apply_legal(self, state: State, seat: int, move: Move, rng: Random) -> Any:
         raise RuntimeError("rules broke")
 
 

@@ -41,6 +41,10 @@ class TakeAway:
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, list[Event]]:
         if move not in self.legal_moves(state, seat):
             raise IllegalMove("illegal", "Not a legal take.")
+        return self.apply_legal(state, seat, move, rng)
+
+    def apply_legal(self, state: State, seat: int, move: Move,
+                    rng: Random) -> tuple[State, list[Event]]:
         new = clone(state)
         new["stones"] -= move["n"]
         if new["stones"] == 0:

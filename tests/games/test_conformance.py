@@ -219,8 +219,14 @@ def _play_checked(game: Game, players: int, options: BaseModel, seed: str) -> Pl
         _check_state(game, play, chooser)
         before = _fingerprint(play.state)
         kept = play.state
-        step(play, *random_move(play, chooser))
+        seat, move = random_move(play, chooser)
+        trusted, told = game.apply_legal(kept, seat, move, match_rng(seed, len(play.moves) + 1))
+        assert _fingerprint(kept) == before, "apply_legal mutated its input"
+        logged = len(play.events)
+        step(play, seat, move)
         assert _fingerprint(kept) == before, "apply mutated its input"
+        assert _fingerprint(trusted) == _fingerprint(play.state), "apply_legal's state differs"
+        assert [e.to_json() for e in told] == [e.to_json() for e in play.events[logged:]]
     _check_state(game, play, chooser)
     return play
 
