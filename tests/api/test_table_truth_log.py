@@ -27,8 +27,11 @@ async def _move(conn: Conn) -> None:
 
 
 async def _at(conns: list[Conn], version: int) -> None:
+    """Each socket holds the game in play at `version` or later (a socket opened in the lobby
+    holds the lobby's state, version 0 too, until the start's state reaches it)."""
     for conn in conns:
-        await conn.until(lambda c: c.state is not None and c.state["version"] >= version)
+        await conn.until(lambda c: c.state is not None and c.state["status"] == "active"
+                         and c.state["version"] >= version)
 
 
 async def test_each_move_names_who_made_it_then_even_after_a_reclaim(api: Api) -> None:
