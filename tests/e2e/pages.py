@@ -46,6 +46,9 @@ class Client:
             card.locator("input[name=private]").uncheck()
         card.get_by_test_id("create-room").click()
         expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
+        # The room's socket greets the page with the room, redrawing it: a click before that
+        # (Add a bot) could press a button the redraw replaces, and be lost.
+        self.wait_live()
         if standin:  # the waiting room says who will stand in for a player who goes
             expect(self.page.get_by_test_id("standin-note")).to_contain_text(f" {standin} bot")
         return self.page.get_by_test_id("invite-link").input_value()

@@ -138,7 +138,6 @@ def test_an_offline_phone_stops_taking_moves_at_once(open_client) -> None:
     phone = open_client("phone", phone=True)
     phone.choose_name("Pho")
     phone.create_lucent(seats=2)
-    phone.wait_live()
     phone.page.get_by_test_id("add-bot").click()
     expect(phone.page.get_by_test_id("start")).to_be_enabled()
     phone.page.get_by_test_id("start").click()
