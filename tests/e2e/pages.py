@@ -44,13 +44,18 @@ class Client:
             card.locator(f"input[name={name}]").check()
         if not private:
             card.locator("input[name=private]").uncheck()
-        card.get_by_test_id("create-room").click()
-        expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
-        # The room's socket greets the page with the room, redrawing it: a click before that
-        # (Add a bot) could press a button the redraw replaces, and be lost.
-        self.wait_live()
+        link = self.create_from(card)
         if standin:  # the waiting room says who will stand in for a player who goes
             expect(self.page.get_by_test_id("standin-note")).to_contain_text(f" {standin} bot")
+        return link
+
+    def create_from(self, card) -> str:
+        """Press a game card's Create and wait in the new room until its socket is live;
+        returns the invite link. The socket greets the page with the room, redrawing it: a
+        click before that (Add a bot) could press a button the redraw replaces, and be lost."""
+        card.get_by_test_id("create-room").click()
+        expect(self.page.get_by_test_id("waiting-room")).to_be_visible()
+        self.wait_live()
         return self.page.get_by_test_id("invite-link").input_value()
 
     @staticmethod

@@ -22,7 +22,6 @@ def test_a_phone_player_beats_or_loses_to_bots(open_client) -> None:
     _fits_the_screen(me)
     me.shot("phone-lobby")
     me.create_lucent(seats=3, variants=("wildcard",))
-    me.wait_live()
     for bots in (1, 2):
         me.page.get_by_test_id("add-bot").first.click()
         expect(me.page.get_by_test_id("seats").locator(".tag.bot")).to_have_count(bots)

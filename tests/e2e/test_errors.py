@@ -97,7 +97,6 @@ def test_public_rooms_are_listed_and_seats_fill_live(open_client) -> None:
     host, passer, visitor = open_client("host"), open_client("passer"), open_client("visitor")
     host.choose_name("Pia")
     link = host.create_lucent(seats=3, private=False)
-    host.wait_live()
     expect(host.page.get_by_test_id("waiting-room")).to_contain_text("this room is public")
     code = host.page.url.rsplit("/r/", 1)[1]
 

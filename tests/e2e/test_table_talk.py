@@ -21,7 +21,6 @@ def test_players_and_spectators_chat_and_the_host_mutes_spectators(open_client) 
     phone = open_client("phone", phone=True)
     host.choose_name("Ada")
     link = host.create_lucent(seats=2)
-    host.wait_live()
 
     # A visitor with no name yet: the empty seat is not "you", and the rules are one click away.
     visitor.page.goto(link)

@@ -46,9 +46,7 @@ def start_with_bots(client: Client, game: str, seats: int) -> None:
     seats_box = card.locator("input[name=seats]")
     if seats_box.is_editable():
         seats_box.fill(str(seats))
-    card.get_by_test_id("create-room").click()
-    expect(client.page.get_by_test_id("waiting-room")).to_be_visible()
-    client.wait_live()  # as `Client.create_lucent`: the socket's first redraw has happened
+    client.create_from(card)
     for _ in range(seats - 1):
         client.page.get_by_test_id("add-bot").first.click()
         expect(client.page.locator("[data-testid=seats] .tag.bot")).to_have_count(_ + 1)

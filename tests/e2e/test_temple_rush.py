@@ -30,10 +30,7 @@ def create_temple_rush(client: Client, seats: int) -> str:
     """From the lobby, make a private Temple Rush room; returns its invite link."""
     card = client.page.locator("[data-game=temple-rush]")
     card.locator("input[name=seats]").fill(str(seats))
-    card.get_by_test_id("create-room").click()
-    expect(client.page.get_by_test_id("waiting-room")).to_be_visible()
-    client.wait_live()  # as `Client.create_lucent`: the socket's first redraw has happened
-    return client.page.get_by_test_id("invite-link").input_value()
+    return client.create_from(card)
 
 
 # -- choosing a move (the test's brain) --------------------------------------------------------
