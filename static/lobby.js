@@ -4,7 +4,7 @@ import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from 
 import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer, standinChoice } from "./bots.js";
 import { clockChoice, clockText } from "./clock.js";
 import { rulesButton } from "./rules.js";
-import { h, navigate, replace, toast } from "./ui.js";
+import { h, holdDuringPress, navigate, replace, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
 
@@ -13,6 +13,9 @@ export function openLobby(root) {
   let alive = true;
   let timer = null;
   const openList = h("div", { class: "open-rooms", "data-testid": "open-rooms" });
+  let openRooms = null; // the last answer: {rooms, titles} or {error}
+  // The list is refreshed every few seconds: never between the press and release of a click.
+  const presses = holdDuringPress(root, drawOpen);
 
   function draw() {
     if (!alive) return;
@@ -39,26 +42,36 @@ export function openLobby(root) {
     if (!alive) return;
     try {
       const [rooms, known] = await Promise.all([api("GET", "/api/rooms"), games()]);
-      if (!alive) return;
-      const titles = Object.fromEntries(known.map((g) => [g.id, g.title]));
-      replace(openList, rooms.length ? h("ul", { class: "room-list" }, rooms.map((room) => {
-        const host = room.seats.find((s) => s.player?.id === room.host)?.player?.name || "someone";
-        const taken = room.seats.filter((s) => s.player || s.bot).length;
-        return h("li", { class: "room-row", "data-code": room.code },
-          h("span", { class: "room-game" }, titles[room.game] || room.game),
-          h("span", { class: "room-host" }, `hosted by ${host}`,
-            clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" }, ` · turn clock: ${clockText(room)}`) : null),
-          h("span", { class: "room-seats" }, `${taken}/${room.seats.length} seats`),
-          h("button", { class: "btn small", onclick: () => joinRoom(room.code) }, "Join"));
-      })) : h("p", { class: "empty" }, "No public rooms right now. Make one, or invite friends to a private room."));
+      openRooms = { rooms, titles: Object.fromEntries(known.map((g) => [g.id, g.title])) };
     } catch (err) {
-      replace(openList, h("p", { class: "empty" }, `Could not load rooms: ${err.message}`));
+      openRooms = { error: err };
     }
+    if (!alive) return;
+    presses.draw();
     timer = setTimeout(refreshOpen, REFRESH_MS);
   }
 
+  function drawOpen() {
+    if (!alive || !openRooms) return;
+    const { rooms, titles, error } = openRooms;
+    if (error) {
+      replace(openList, h("p", { class: "empty" }, `Could not load rooms: ${error.message}`));
+      return;
+    }
+    replace(openList, rooms.length ? h("ul", { class: "room-list" }, rooms.map((room) => {
+      const host = room.seats.find((s) => s.player?.id === room.host)?.player?.name || "someone";
+      const taken = room.seats.filter((s) => s.player || s.bot).length;
+      return h("li", { class: "room-row", "data-code": room.code },
+        h("span", { class: "room-game" }, titles[room.game] || room.game),
+        h("span", { class: "room-host" }, `hosted by ${host}`,
+          clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" }, ` · turn clock: ${clockText(room)}`) : null),
+        h("span", { class: "room-seats" }, `${taken}/${room.seats.length} seats`),
+        h("button", { class: "btn small", onclick: () => joinRoom(room.code) }, "Join"));
+    })) : h("p", { class: "empty" }, "No public rooms right now. Make one, or invite friends to a private room."));
+  }
+
   draw();
-  return { dispose() { alive = false; clearTimeout(timer); } };
+  return { dispose() { alive = false; clearTimeout(timer); presses.dispose(); } };
 }
 
 const STATUS_WORDS = { lobby: "waiting for players", active: "in play", finished: "finished",

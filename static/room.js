@@ -9,7 +9,7 @@ import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js"
 import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
-import { copyText, h, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
+import { copyText, h, holdDuringPress, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
 const MOVE_TIMEOUT_MS = 10000;
@@ -41,6 +41,8 @@ class RoomPage {
     this.botLevel = DEFAULT_BOT_LEVEL; // the level "Add a bot" seats (the host's choice)
     this.disposed = false;
     this.timers = new Set();
+    // Messages redraw the page; a redraw waits while a press is down, so no click is lost.
+    this.presses = holdDuringPress(root, () => this.drawNow());
     this.onVisible = () => {
       if (document.visibilityState !== "visible") return;
       if (this.conn === "open") this.probe(5000); // a phone waking up: is the socket still alive?
@@ -89,6 +91,7 @@ class RoomPage {
     window.removeEventListener("online", this.onOnline);
     window.removeEventListener("offline", this.onOffline);
     this.chat?.dispose();
+    this.presses.dispose();
     const ws = this.ws;
     this.ws = null;
     ws?.close(1000);
@@ -358,7 +361,8 @@ class RoomPage {
         this.reconnectNow();
       }, MOVE_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer, kind: message.type });
-      this.send({ ...message, id, version: this.state.version });
+      // The version of the board the player chose from: a redraw may be waiting (a press).
+      this.send({ ...message, id, version: (this.shown ?? this.state).version });
       this.draw();
     });
   }
@@ -572,6 +576,10 @@ class RoomPage {
   }
 
   draw() {
+    this.presses.draw();
+  }
+
+  drawNow() {
     if (this.disposed || !this.room || !this.boardEl) return;
     keepFocus(this.root, () => this.drawAll());
   }
@@ -748,6 +756,7 @@ class RoomPage {
   drawBoard() {
     if (!this.state || this.state.status === "lobby" || !this.state.view || !this.boardEl) return;
     try {
+      this.shown = this.state;
       this.renderer.render(this.boardEl, this.state.view, this.ctx());
     } catch (err) {
       console.error(err);

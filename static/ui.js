@@ -41,6 +41,45 @@ export function replace(el, ...children) {
   }
 }
 
+/** Hold redraws while a press is down inside `root`; returns {draw, dispose}.
+ *  A click is a press and a release on one node, and a redraw replaces nodes: one that lands
+ *  between the two (a message from the table, a refreshed list) leaves the release on a new
+ *  node and the click is lost. So `draw` asked for during a press waits for its release and
+ *  then runs once, after the click it let through; a press held longer than `maxMs` (a finger
+ *  resting, a release outside the window) stops holding it back. */
+export function holdDuringPress(root, draw, maxMs = 2000) {
+  let pressed = false;
+  let held = false;
+  let cap = null;
+  const flush = () => {
+    clearTimeout(cap);
+    cap = null;
+    if (held) { held = false; draw(); }
+  };
+  const down = () => { pressed = true; };
+  const up = () => {
+    if (!pressed) return;
+    pressed = false;
+    setTimeout(flush); // the click is dispatched with the release, before this runs
+  };
+  root.addEventListener("pointerdown", down, true);
+  document.addEventListener("pointerup", up, true);
+  document.addEventListener("pointercancel", up, true);
+  return {
+    draw() {
+      if (!pressed) { held = false; draw(); return; }
+      held = true;
+      cap ??= setTimeout(() => { pressed = false; flush(); }, maxMs);
+    },
+    dispose() {
+      clearTimeout(cap);
+      root.removeEventListener("pointerdown", down, true);
+      document.removeEventListener("pointerup", up, true);
+      document.removeEventListener("pointercancel", up, true);
+    },
+  };
+}
+
 /** Run `draw` (which may move or rebuild focused elements) and put keyboard focus back on the
  *  element with the same data-key: a redraw must never steal the caret from someone typing. */
 export function keepFocus(root, draw) {

@@ -1,0 +1,78 @@
+"""A click is never lost to a redraw. A click is a press and a release on one node; the pages
+redraw by replacing nodes whenever a message comes, so a message landing between the press and
+the release used to leave the release on a new node, and the click made nothing. A redraw asked
+for during a press now waits for the release (`holdDuringPress` in static/ui.js)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import APP, Client, lucent_pair, whose_turn
+
+pytestmark = pytest.mark.e2e
+
+HELPER = """async ({ hold }) => {
+  const { h, holdDuringPress, replace } = await import('/static/ui.js');
+  const root = h('div', { id: 'press-test' });
+  document.body.prepend(root);
+  window.pressTest = { clicks: 0, draws: 0 };
+  const draw = () => {
+    window.pressTest.draws += 1;
+    replace(root, h('button', { id: 'press-me', style: { width: '200px', height: '80px' },
+                                onclick: () => { window.pressTest.clicks += 1; } }, 'Press me'));
+  };
+  draw();
+  window.pressTest.draw = hold ? holdDuringPress(root, draw).draw : draw;
+}"""
+
+
+def _press_through_a_redraw(client: Client, hold: bool) -> dict:
+    """Press the helper page's button, redraw while it is down, release; what happened."""
+    page = client.page
+    page.goto(f"{client.base}/")
+    page.evaluate(HELPER, {"hold": hold})
+    box = page.locator("#press-me").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => window.pressTest.draw()")
+    drawn_while_down = page.evaluate("() => window.pressTest.draws")
+    page.mouse.up()
+    page.wait_for_function("() => window.pressTest.draws === 2")
+    return {"drawn_while_down": drawn_while_down,
+            "clicks": page.evaluate("() => window.pressTest.clicks")}
+
+
+def test_a_redraw_during_a_press_waits_for_the_release_and_the_click_counts(open_client):
+    without = _press_through_a_redraw(open_client("bare"), hold=False)
+    assert without == {"drawn_while_down": 2, "clicks": 0}  # the fault the helper is for
+    held = _press_through_a_redraw(open_client("held"), hold=True)
+    assert held == {"drawn_while_down": 1, "clicks": 1}  # drawn once released, click counted
+
+
+def test_a_move_pressed_while_the_table_changes_is_played(open_client):
+    """Ann's turn: she picks a gem and presses a slot; before she lets go, Cy's tab closes and
+    the room message saying so reaches her page. Her release still plays the gem."""
+    ann, cy, _ = lucent_pair(open_client)
+    for client in (ann, cy):
+        client.page.wait_for_function(
+            "() => window.ziggurat?.state?.status === 'active'")
+    seated = {client.seat: client for client in (ann, cy)}
+    mover = whose_turn(ann, seated)
+    other = cy if mover is ann else ann
+    page = mover.page
+    expect(page.locator(APP)).to_have_attribute("data-my-turn", "true")
+    before = mover.version
+    page.locator("[data-testid=hand-gem]:not([disabled])").first.click()
+    slot = page.locator("[data-testid=slot][data-legal=true]").first
+    box = slot.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    other.page.close()
+    page.wait_for_function(
+        "() => window.ziggurat.page.room.seats.some((s) => s.player && !s.connected)")
+    page.mouse.up()
+    expect(page.locator(APP)).to_have_attribute("data-version", str(before + 1))
+    # The redraw it held back came after: the page shows Cy away.
+    expect(page.get_by_test_id("player").locator(".dot.closed")).to_have_count(1)
+    assert mover.page_errors == []
