@@ -58,7 +58,7 @@ export function openLobby(root) {
       replace(openList, h("p", { class: "empty" }, `Could not load rooms: ${error.message}`));
       return;
     }
-    replace(openList, rooms.length ? h("ul", { class: "room-list" }, rooms.map((room) => {
+    replace(openList, rooms.length ? h("ul", { class: "room-list", "data-scroll": "open-rooms" }, rooms.map((room) => {
       const host = room.seats.find((s) => s.player?.id === room.host)?.player?.name || "someone";
       const taken = room.seats.filter((s) => s.player || s.bot).length;
       return h("li", { class: "room-row", "data-code": room.code },

@@ -29,15 +29,24 @@ function append(el, children) {
   }
 }
 
-/** Replace everything inside `el`, keeping keyboard focus on the element with the same data-key. */
+/** Replace everything inside `el`, keeping keyboard focus on the element with the same
+ *  data-key, and the scroll of each scrolled list with the same data-scroll (someone reading
+ *  older moves is not sent back to the top by the next one). */
 export function replace(el, ...children) {
   const active = document.activeElement;
   const key = active && el.contains(active) ? active.dataset.key : null;
+  const scrolled = [...el.querySelectorAll("[data-scroll]")]
+    .filter((n) => n.scrollTop || n.scrollLeft)
+    .map((n) => [n.dataset.scroll, n.scrollTop, n.scrollLeft]);
   el.replaceChildren();
   append(el, children);
   if (key) {
     const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+  for (const [name, top, left] of scrolled) {
+    const again = el.querySelector(`[data-scroll="${CSS.escape(name)}"]`);
+    if (again) Object.assign(again, { scrollTop: top, scrollLeft: left });
   }
 }
 

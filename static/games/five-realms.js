@@ -459,7 +459,7 @@ export default {
     });
     const lines = h("tr", { class: "fr-lines" }, h("th", { scope: "row" }, "Lines (shortest column)"),
       seats.map((s) => h("td", {}, String(view.players[s].lines))));
-    return h("section", { class: "fr-influence", "data-testid": "fr-influence", "aria-labelledby": "fr-inf-title" },
+    return h("section", { class: "fr-influence", "data-testid": "fr-influence", "data-scroll": "fr-influence", "aria-labelledby": "fr-inf-title" },
       h("h3", { class: "fr-title", id: "fr-inf-title" }, "Influence columns"),
       h("table", { class: "fr-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Realm"), head.map((n) => h("th", { scope: "col" }, n)))),

@@ -1,7 +1,8 @@
-"""A click is never lost to a redraw. A click is a press and a release on one node; the pages
-redraw by replacing nodes whenever a message comes, so a message landing between the press and
-the release used to leave the release on a new node, and the click made nothing. A redraw asked
-for during a press now waits for the release (`holdDuringPress` in static/ui.js)."""
+"""A redraw never takes away what a person is doing. The pages redraw by replacing nodes whenever
+a message comes. A click is a press and a release on one node, so a message landing between the
+two left the release on a new node and the click made nothing: a redraw asked for during a press
+now waits for the release (`holdDuringPress` in static/ui.js). And a scrolled list (the move
+log) went back to its top at every move: its scroll is now kept (`replace`, `data-scroll`)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,30 @@ def test_a_move_pressed_while_the_table_changes_is_played(open_client):
     # The redraw it held back came after: the page shows Cy away.
     expect(page.get_by_test_id("player").locator(".dot.closed")).to_have_count(1)
     assert mover.page_errors == []
+
+
+def test_the_move_log_stays_where_it_was_scrolled_when_a_move_comes(open_client):
+    """Ann scrolls down the log to read the first moves; Cy's next move adds a line at its top
+    and Ann's log stays where she scrolled it."""
+    ann, cy, _ = lucent_pair(open_client)
+    ann.page.set_viewport_size({"width": 1280, "height": 480})  # a short log box: it scrolls
+    for client in (ann, cy):
+        client.page.wait_for_function("() => window.ziggurat?.state?.status === 'active'")
+    seated = {client.seat: client for client in (ann, cy)}
+    log = ann.page.get_by_test_id("log")
+    for _ in range(40):
+        if log.evaluate("el => el.scrollHeight > el.clientHeight + 60"):
+            break
+        mover = whose_turn(ann, seated)
+        assert mover is not None, "the game ended before the log needed to scroll"
+        ann.wait_version(mover.play_one_gem())
+    else:
+        raise AssertionError("the log never grew past its box")
+    if whose_turn(ann, seated) is ann:  # the next move must be Cy's, arriving by message
+        ann.wait_version(ann.play_one_gem())
+    scrolled = log.evaluate("el => { el.scrollTop = el.scrollHeight; return el.scrollTop; }")
+    assert scrolled > 0
+    mover = whose_turn(ann, seated)
+    assert mover is cy
+    ann.wait_version(cy.play_one_gem())
+    assert log.evaluate("el => el.scrollTop") == scrolled
