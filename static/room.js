@@ -820,7 +820,7 @@ class RoomPage {
       lines.push(h("li", { class: "start" }, h("span", { class: "log-n" }, "0"), h("span", {}, "The game begins.")));
     }
     replace(this.logEl, h("h2", { class: "panel-title" }, "Moves"),
-      h("ol", { class: "log-list", "data-testid": "log", "data-scroll": "log", reversed: true }, lines));
+      h("ol", { class: "log-list", "data-testid": "log", "data-scroll": "log", "data-scroll-from": "end", reversed: true }, lines));
   }
 
   /** Whose private line this is: "only you" for mine; after the game, others' lines by name. */

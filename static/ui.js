@@ -30,14 +30,16 @@ function append(el, children) {
 }
 
 /** Replace everything inside `el`, keeping keyboard focus on the element with the same
- *  data-key, and the scroll of each scrolled list with the same data-scroll (someone reading
- *  older moves is not sent back to the top by the next one). */
+ *  data-key, and the scroll of each scrolled list with the same data-scroll: someone reading
+ *  older moves is not sent back to the top by the next one. A list that grows at its top
+ *  (`data-scroll-from="end"`, the newest-first log) keeps its distance from the end, so the
+ *  lines being read stay where they were as lines are added or redrawn above them. */
 export function replace(el, ...children) {
   const active = document.activeElement;
   const key = active && el.contains(active) ? active.dataset.key : null;
   const scrolled = [...el.querySelectorAll("[data-scroll]")]
     .filter((n) => n.scrollTop || n.scrollLeft)
-    .map((n) => [n.dataset.scroll, n.scrollTop, n.scrollLeft]);
+    .map((n) => [n.dataset.scroll, n.dataset.scrollFrom === "end" ? n.scrollHeight - n.scrollTop : n.scrollTop, n.scrollLeft]);
   el.replaceChildren();
   append(el, children);
   if (key) {
@@ -46,7 +48,9 @@ export function replace(el, ...children) {
   }
   for (const [name, top, left] of scrolled) {
     const again = el.querySelector(`[data-scroll="${CSS.escape(name)}"]`);
-    if (again) Object.assign(again, { scrollTop: top, scrollLeft: left });
+    if (!again) continue;
+    again.scrollTop = again.dataset.scrollFrom === "end" ? again.scrollHeight - top : top;
+    again.scrollLeft = left;
   }
 }
 
