@@ -4,7 +4,7 @@
 import { heldAt } from "./absence.js";
 import { adminApi } from "./admin-api.js";
 import { auditTable, confirmAction, jsonBlock, seatChips, seatName, timeCell } from "./admin-ui.js";
-import { h, plural, replace, toast } from "./ui.js";
+import { h, holdDuringPress, plural, replace, toast } from "./ui.js";
 
 /** The replay page at `version`, as the admin (same tab: the session token stays with it). */
 function replayLink(code, version) {
@@ -16,6 +16,8 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
   const page = { disposed: false, data: null, audit: [], preview: null };
   const body = h("div", { class: "admin-room", "data-testid": "room-detail" }, h("p", { class: "loading" }, "Loading the room…"));
   shell(h("p", {}, h("a", { href: "/admin#", "data-testid": "back" }, "← All rooms")), body);
+  // Reloaded every 10 s: never between the press and release of a click.
+  const presses = holdDuringPress(root, () => draw());
 
   function fail(err) {
     if (!onDenied(err)) toast(err.message);
@@ -31,7 +33,7 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
       if (seen === page.seen) return; // nothing new: keep what the admin unfolded
       Object.assign(page, { data, audit, seen });
       if (page.preview && page.preview.version > data.room.version) page.preview = null;
-      draw();
+      presses.draw();
     } catch (err) {
       if (err.code === "room_not_found") replace(body, h("p", { class: "empty" }, err.message));
       else fail(err);
@@ -163,7 +165,7 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
 
   load();
   const timer = setInterval(() => { if (!document.querySelector("dialog[open]")) load(); }, 10000);
-  return { dispose() { page.disposed = true; clearInterval(timer); } };
+  return { dispose() { page.disposed = true; clearInterval(timer); presses.dispose(); } };
 }
 
 /** The actions taken on the room; admins' looks inside it (audited `read` lines) are counted

@@ -5,7 +5,7 @@ import { ApiError } from "./api.js";
 import { adminApi, adminSession, signIn, signOut } from "./admin-api.js";
 import { openAdminRoom } from "./admin-room.js";
 import { auditTable, seatChips, timeCell } from "./admin-ui.js";
-import { clearToasts, h, replace, toast } from "./ui.js";
+import { clearToasts, h, holdDuringPress, replace, toast } from "./ui.js";
 
 const root = document.getElementById("app");
 const STALL_KEY = "ziggurat.admin.stalled";
@@ -81,6 +81,8 @@ function roomsPage() {
   const list = h("div", { class: "admin-lists", "data-testid": "room-lists" }, h("p", { class: "loading" }, "Loading rooms…"));
   const audit = h("section", { class: "card" });
   let timer = null;
+  // Refreshed every 15 s: never between the press and release of a click, unfolded kept.
+  const presses = holdDuringPress(root, () => draw());
 
   async function load() {
     clearTimeout(timer);
@@ -92,7 +94,7 @@ function roomsPage() {
       if (state.disposed) return;
       state.rooms = rooms;
       state.audit = actions;
-      draw();
+      presses.draw();
     } catch (err) {
       if (!onDenied(err)) toast(err.message);
     }
@@ -115,7 +117,7 @@ function roomsPage() {
         h("td", {}, room.version),
         h("td", {}, timeCell(room.last_move_at)),
         h("td", {}, h("span", { class: `status ${room.status}` }, room.status),
-          room.error ? h("details", { class: "trace" }, h("summary", {}, "traceback"),
+          room.error ? h("details", { class: "trace", "data-key": `trace-${room.code}` }, h("summary", {}, "traceback"),
             h("pre", { "data-testid": "traceback" }, room.error)) : null)))));
   }
 
@@ -155,7 +157,7 @@ function roomsPage() {
         h("button", { class: "btn small", "data-testid": "refresh", onclick: load }, "Refresh"))),
     list, audit);
   load();
-  return { dispose() { state.disposed = true; clearTimeout(timer); } };
+  return { dispose() { state.disposed = true; clearTimeout(timer); presses.dispose(); } };
 }
 
 window.addEventListener("hashchange", route);

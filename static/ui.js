@@ -30,7 +30,8 @@ function append(el, children) {
 }
 
 /** Replace everything inside `el`, keeping keyboard focus on the element with the same
- *  data-key, and the scroll of each scrolled list with the same data-scroll: someone reading
+ *  data-key, a `<details>` with a data-key open if it was (a traceback being read), and the
+ *  scroll of each scrolled list with the same data-scroll: someone reading
  *  older moves is not sent back to the top by the next one. A list that grows at its top
  *  (`data-scroll-from="end"`, the newest-first log) keeps its distance from the end, so the
  *  lines being read stay where they were as lines are added or redrawn above them. */
@@ -40,8 +41,13 @@ export function replace(el, ...children) {
   const scrolled = [...el.querySelectorAll("[data-scroll]")]
     .filter((n) => n.scrollTop || n.scrollLeft)
     .map((n) => [n.dataset.scroll, n.dataset.scrollFrom === "end" ? n.scrollHeight - n.scrollTop : n.scrollTop, n.scrollLeft]);
+  const unfolded = [...el.querySelectorAll("details[open][data-key]")].map((n) => n.dataset.key);
   el.replaceChildren();
   append(el, children);
+  for (const name of unfolded) {
+    const again = el.querySelector(`details[data-key="${CSS.escape(name)}"]`);
+    if (again) again.open = true;
+  }
   if (key) {
     const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (again && !again.disabled) again.focus({ preventScroll: true });

@@ -68,6 +68,11 @@ def test_a_stuck_room_is_found_and_unstuck_by_clicking(open_client, server) -> N
     errored = page.get_by_test_id("section-errored").locator(f"[data-code='{broken}']")
     errored.locator("summary").click()
     expect(errored.get_by_test_id("traceback")).to_contain_text("boom in the rules")
+    # The list is redrawn on every refresh (every 15 s): the traceback being read stays open.
+    page.evaluate("window.listBefore = document.querySelector('[data-testid=section-errored]')")
+    page.get_by_test_id("refresh").click()
+    page.wait_for_function("() => !window.listBefore.isConnected")
+    expect(errored.get_by_test_id("traceback")).to_be_visible()
     page.get_by_test_id("stalled-minutes").fill("0")
     page.get_by_test_id("room-search").fill("stuck sam")
     expect(page.get_by_test_id("room-row")).to_have_count(1)
