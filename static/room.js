@@ -29,6 +29,7 @@ class RoomPage {
     this.code = code;
     this.room = null;
     this.state = null;
+    this.shown = null; // the state the board was last drawn from (a redraw may wait: a press)
     this.game = null;
     this.renderer = null;
     this.ws = null;
@@ -361,7 +362,7 @@ class RoomPage {
         this.reconnectNow();
       }, MOVE_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer, kind: message.type });
-      // The version of the board the player chose from: a redraw may be waiting (a press).
+      // The version of the board the player chose from.
       this.send({ ...message, id, version: (this.shown ?? this.state).version });
       this.draw();
     });
