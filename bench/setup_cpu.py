@@ -57,22 +57,23 @@ def _label(cmd: str) -> str | None:
 def sample(out: Path) -> None:
     with out.open("w") as log:
         while True:
-            row: dict[str, object] = {"t": time.time(), "loadgen": {}, "server": 0.0,
-                                      "postgres": 0.0}
+            loadgen: dict[str, float] = {}
+            server = postgres = 0.0
             postmaster = POSTMASTER.read_text().split()[0] if POSTMASTER.exists() else None
             for pid, parent, cmd in _processes():
                 try:
-                    if "loadgen/run.js" in cmd and _label(cmd):
-                        row["loadgen"][_label(cmd)] = _cpu(pid)  # type: ignore[index]
+                    if "loadgen/run.js" in cmd and (label := _label(cmd)):
+                        loadgen[label] = _cpu(pid)
                     elif "uvicorn app.main:app" in cmd or "bgio_server.js" in cmd:
-                        row["server"] += _cpu(pid)  # type: ignore[operator]
+                        server += _cpu(pid)
                     elif pid == postmaster:
-                        row["postgres"] += _cpu(pid, children=True)  # type: ignore[operator]
+                        postgres += _cpu(pid, children=True)
                     elif parent == postmaster:
-                        row["postgres"] += _cpu(pid)  # type: ignore[operator]
+                        postgres += _cpu(pid)
                 except OSError:
                     continue
-            log.write(json.dumps(row) + "\n")
+            log.write(json.dumps({"t": time.time(), "loadgen": loadgen, "server": server,
+                                  "postgres": postgres}) + "\n")
             log.flush()
             time.sleep(0.2)
 
