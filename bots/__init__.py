@@ -81,7 +81,7 @@ def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
             legal: list[Move], started: float, players: int, iterations: int | None,
             timed: bool, stats: dict[str, Any] | None) -> Move:
     rng = Random(f"bot:{level.name}:{seed}")
-    evaluation = evaluation_for(game.id)
+    evaluation = evaluation_for(game.id, deeper=level.deeper)
     if level.kind == "random":
         return rng.choice(legal)
     if level.kind == "greedy":

@@ -15,12 +15,14 @@ Kind = Literal["random", "greedy", "search"]
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """One bot level. `seconds` is the per-decision budget; `iterations` the deterministic cap."""
+    """One bot level. `seconds` is the per-decision budget; `iterations` the deterministic cap;
+    `deeper`: it plays with the game's dearer evaluation, where the game has one."""
 
     name: str
     kind: Kind
     seconds: float = 0.0
     iterations: int = 0
+    deeper: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -30,7 +32,7 @@ LEVELS: dict[str, Level] = {
         Level("greedy", "greedy"),
         Level("easy", "search", seconds=0.1, iterations=150),
         Level("normal", "search", seconds=0.5, iterations=5_000),
-        Level("hard", "search", seconds=2.0, iterations=20_000),
+        Level("hard", "search", seconds=2.0, iterations=20_000, deeper=True),
     )
 }
 DEFAULT_LEVEL = "normal"

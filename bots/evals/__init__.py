@@ -42,20 +42,28 @@ class Evaluation:
     """`values(game, state, players)`: each seat's win chance in [0, 1], for an unfinished state.
 
     `rollout_plies` random plies are played before it is asked; `priors` orders the root's moves
-    by their one-ply value (worth it only when `values` says something).
+    by their one-ply value (worth it only when `values` says something). `deeper`, when a game
+    has one, is the dearer evaluation that a level with time to spare (`hard`) plays with.
     """
 
     values: Values = _even
     rollout_plies: int = 10_000
     priors: bool = False
+    deeper: Evaluation | None = None
 
 
 DEFAULT = Evaluation()
 
 
+def evaluation_for(game_id: str, deeper: bool = False) -> Evaluation:
+    """The game's evaluation from `bots.evals.<id>` (dashes as underscores), else DEFAULT;
+    with `deeper`, its deeper one where it has one."""
+    evaluation = _evaluation(game_id)
+    return (evaluation.deeper or evaluation) if deeper else evaluation
+
+
 @cache
-def evaluation_for(game_id: str) -> Evaluation:
-    """The game's evaluation from `bots.evals.<id>` (dashes as underscores), else DEFAULT."""
+def _evaluation(game_id: str) -> Evaluation:
     name = f"bots.evals.{game_id.replace('-', '_')}"
     try:
         module: Any = importlib.import_module(name)

@@ -18,3 +18,54 @@ def test_temple_rush_counts_a_temple_completed_before_its_round_settles() -> Non
     after = values(game, state, 2)
     assert after[0] > before[0] + 0.2
     assert after[1] < before[1]
+
+
+def _temple_of_five_priest_turn() -> tuple[dict, int]:
+    """A seeded random game of Temple of Five played to a priest turn whose seat has a chain
+    some open card takes."""
+    from random import Random
+
+    from bots.evals.temple_of_five import coming_gain
+
+    game = REGISTRY["temple-of-five"]
+    for n in range(50):
+        state = game.setup(2, game.Options(), match_rng(f"outlook:{n}", 0))
+        chooser = Random(n)
+        while acting := game.to_act(state):
+            seat = min(acting)
+            if state["phase"] == "priests" and coming_gain(state, seat) > 0:
+                return state, seat
+            state, _ = game.apply(state, seat, chooser.choice(game.legal_moves(state, seat)),
+                                  match_rng(f"outlook:{n}", 1))
+    raise AssertionError("no priest turn with a gain in 50 games")
+
+
+def test_temple_of_five_outlook_counts_only_chains_an_open_card_takes() -> None:
+    from bots.evals.temple_of_five import coming_gain
+
+    state, seat = _temple_of_five_priest_turn()
+    assert all(data["private"] is None for data in state["seats"])  # no effect tiles here
+    assert coming_gain(dict(state, open=dict.fromkeys(state["open"])), seat) == 0
+
+
+def test_temple_of_five_outlook_needs_a_priest_for_the_chain_and_one_for_the_card() -> None:
+    from bots.evals.temple_of_five import coming_gain
+
+    game = REGISTRY["temple-of-five"]
+    state, seat = _temple_of_five_priest_turn()
+    deeper = evaluation_for("temple-of-five", deeper=True).values
+    plain = evaluation_for("temple-of-five").values
+    seats = [dict(data) for data in state["seats"]]
+    seats[seat]["priests"] = 1
+    one_priest = dict(state, seats=seats)
+    assert coming_gain(one_priest, seat) == 0
+    # Priests in reserve score nothing in the base game: only the outlook tells the states apart.
+    assert plain(game, one_priest, 2) == plain(game, state, 2)
+    assert deeper(game, one_priest, 2)[seat] < deeper(game, state, 2)[seat]
+    seats[seat]["priests"] = 2
+    assert coming_gain(dict(state, seats=seats), seat) > 0
+
+
+def test_the_deeper_evaluation_is_the_games_own_or_the_plain_one() -> None:
+    assert evaluation_for("temple-of-five", deeper=True) is not evaluation_for("temple-of-five")
+    assert evaluation_for("five-realms", deeper=True) is evaluation_for("five-realms")

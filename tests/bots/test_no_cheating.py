@@ -65,7 +65,7 @@ def test_the_bot_decides_from_its_own_information(game_id: str, players: int) ->
                        != game.scramble_hidden(other, seat, Random(n)))
         assert determinise(game, state, seat, Random(n)) == \
             determinise(game, other, seat, Random(n))
-        for level in ("greedy", "easy"):
+        for level in ("greedy", "easy", "hard"):
             mine = choose(game, state, seat, level, seed=n, players=players,
                           iterations=ITERATIONS, timed=False)
             theirs = choose(game, other, seat, level, seed=n, players=players,
