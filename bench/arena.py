@@ -41,7 +41,7 @@ from games.protocol import match_rng
 CALIBRATED: dict[str, dict[str, int]] = {
     "five-realms": {"normal": 375, "hard": 1537},
     "solomons-temple": {"normal": 330, "hard": 1300},  # hard: 4x normal, as in the others
-    "temple-of-five": {"normal": 670, "hard": 1860},  # hard: 2,660 / 1.43, its deeper evaluation
+    "temple-of-five": {"normal": 670, "hard": 1510},  # hard: 2.25x normal, its deeper evaluation
     "temple-rush": {"normal": 525, "hard": 1955},
 }
 

@@ -13,7 +13,7 @@ from random import Random
 from typing import Any
 
 from bots.engine import Budget, Clock, Search, determinise, one_ply_values
-from bots.evals import evaluation_for
+from bots.evals import Evaluation, evaluation_for
 from bots.levels import DEFAULT_LEVEL, LEVELS, Level
 from games import REGISTRY
 from games.protocol import Game, Move, State
@@ -21,7 +21,7 @@ from games.protocol import Game, Move, State
 log = logging.getLogger(__name__)
 TIME_MARGIN = 0.85  # share of a level's budget the search aims to end by
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "choose", "fallback_move"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "choose", "fallback_move", "greedy_move"]
 
 
 def choose(game: Game | str, state: State, seat: int, level: str = DEFAULT_LEVEL,
@@ -68,6 +68,16 @@ def fallback_move(game: Game, state: State, seat: int, seed: int | str = 0) -> M
     return Random(f"fallback:{seed}").choice(legal)
 
 
+def greedy_move(game: Game, state: State, seat: int, legal: list[Move], evaluation: Evaluation,
+                rng: Random, players: int) -> Move:
+    """One of the moves whose one-ply value is best, on one determinisation: the greedy level."""
+    det = determinise(game, state, seat, rng)
+    values = one_ply_values(game, det, seat, legal, evaluation, rng, players)
+    scores = [value or 0.0 for value in values]  # never None: nothing stops greedy
+    return rng.choice([move for move, value in zip(legal, scores, strict=True)
+                       if value >= max(scores) - 1e-9])
+
+
 def _players(game: Game, state: State, players: int | None) -> int:
     """The table's size: given, fixed by the game, or the common `state["players"]`."""
     if players is not None:
@@ -85,11 +95,7 @@ def _decide(game: Game, state: State, seat: int, level: Level, seed: int | str,
     if level.kind == "random":
         return rng.choice(legal)
     if level.kind == "greedy":
-        det = determinise(game, state, seat, rng)
-        values = one_ply_values(game, det, seat, legal, evaluation, rng, players)
-        scores = [value or 0.0 for value in values]  # never None: nothing stops greedy
-        return rng.choice([move for move, value in zip(legal, scores, strict=True)
-                           if value >= max(scores) - 1e-9])
+        return greedy_move(game, state, seat, legal, evaluation, rng, players)
     # The last iteration runs past the deadline: aim short of the budget to land within it.
     deadline = started + TIME_MARGIN * level.seconds if timed else None
     budget = Budget(iterations if iterations is not None else level.iterations, deadline)

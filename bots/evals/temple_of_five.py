@@ -52,11 +52,12 @@ def outlook_values(game: Game, state: State, players: int) -> list[float]:
 
 def coming_gain(state: State, s: int) -> float:
     """Points seat `s` would gain, net of the best other seat's, in its next priest turn played
-    greedily: up to its chain limit, each chain on the best card and cells still open to it."""
+    greedily: the chain it picked first, if any (its priests must go out now), then up to its
+    chain limit, each chain on the best card and cells still open to it."""
     me = state["seats"][s]
     limit = 3 if me["effect"] == "three" else USABLE
     if state["phase"] == "priests" and state["turn"] == s:
-        limit -= me["used"]
+        limit -= me["used"]  # the picked chain counts among them
     held = {tuple(p) for p in me["chains"]}
     chains = [(len(cells), colour) for cells, colour in board.chains(me) if not held & cells]
     cards = [dict(card, priests=list(card["priests"]))
@@ -64,22 +65,42 @@ def coming_gain(state: State, s: int) -> float:
     if me["private"] is not None:
         cards.append(dict(me["private"], priests=list(me["private"]["priests"])))
     priests, gain = me["priests"], 0.0
+    if me["pending"] is not None:  # its priest stands on the chain already
+        picked = [(me["pending"]["length"], me["pending"]["colour"])]
+        use = _best_use(picked, cards, priests, s, state["players"])
+        if use is not None:
+            gain += _take(use, s)
+            priests -= len(use[3])
     for _ in range(limit):
-        if priests < 2 or not chains:
+        use = _best_use(chains, cards, priests - 1, s, state["players"])
+        if use is None or use[0] <= 0:
             break
-        best = max(((net, c, card, pick) for c, (length, colour) in enumerate(chains)
-                    for card in cards if card["god"] in ("white", colour)
-                    for net, pick in _uses(card, length, priests - 1, s, state["players"])),
-                   key=lambda use: use[0], default=None)
-        if best is None or best[0] <= 0:
-            break
-        net, c, card, pick = best
-        gain += net
-        for i in pick:
-            card["priests"][i] = s
-        priests -= 1 + len(pick)
-        chains.pop(c)
+        gain += _take(use, s)
+        priests -= 1 + len(use[3])
+        chains.pop(use[1])
     return gain
+
+
+Use = tuple[float, int, dict[str, Any], tuple[int, ...]]  # net gain, chain, card, cells
+
+
+def _best_use(chains: list[tuple[int, str]], cards: list[dict[str, Any]], priests: int, s: int,
+              players: int) -> Use | None:
+    """The chain, card and cells that gain seat `s` most with at most `priests` on the card."""
+    if priests < 1:
+        return None
+    return max(((net, c, card, pick) for c, (length, colour) in enumerate(chains)
+                for card in cards if card["god"] in ("white", colour)
+                for net, pick in _uses(card, length, priests, s, players)),
+               key=lambda use: use[0], default=None)
+
+
+def _take(use: Use, s: int) -> float:
+    """Put the seat's priests on the use's cells (of the outlook's copy of the card)."""
+    net, _, card, pick = use
+    for i in pick:
+        card["priests"][i] = s
+    return net
 
 
 def _uses(card: dict[str, Any], length: int, priests: int, s: int,

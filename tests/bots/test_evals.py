@@ -69,3 +69,22 @@ def test_temple_of_five_outlook_needs_a_priest_for_the_chain_and_one_for_the_car
 def test_the_deeper_evaluation_is_the_games_own_or_the_plain_one() -> None:
     assert evaluation_for("temple-of-five", deeper=True) is not evaluation_for("temple-of-five")
     assert evaluation_for("five-realms", deeper=True) is evaluation_for("five-realms")
+
+
+def test_temple_of_five_outlook_counts_the_chain_just_picked() -> None:
+    # Picking a chain puts a priest on it, so the chain is no longer free; its use on a card is
+    # still to come (the next move must be it), and an outlook that forgot it would teach the
+    # bot that picking a chain loses what the chain promised.
+    from bots.evals.temple_of_five import coming_gain
+
+    game = REGISTRY["temple-of-five"]
+    state, seat = _temple_of_five_priest_turn()
+    picks = [m for m in game.legal_moves(state, seat) if m["type"] == "chain"]
+    counted = []
+    for move in picks:
+        after, _ = game.apply(state, seat, move, match_rng("pick", 0))
+        assert after["seats"][seat]["pending"] is not None
+        seats = [dict(data) for data in after["seats"]]
+        seats[seat]["pending"] = None
+        counted.append(coming_gain(after, seat) > coming_gain(dict(after, seats=seats), seat))
+    assert any(counted)
