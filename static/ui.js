@@ -60,7 +60,11 @@ export function replace(el, ...children) {
   }
 }
 
-/** Hold redraws while a press is down inside `root`; returns {draw, dispose}.
+/** What a Space key's release clicks: a press on it straddles a redraw as a pointer's does. */
+const SPACE_CLICKS = "button, summary, [role=button], input[type=checkbox], input[type=radio]";
+
+/** Hold redraws while a press (a pointer's, or Space on a button) is down inside `root`;
+ *  returns {draw, dispose}.
  *  A click is a press and a release on one node, and a redraw replaces nodes: one that lands
  *  between the two (a message from the table, a refreshed list) leaves the release on a new
  *  node and the click is lost. So `draw` asked for during a press waits for its release and
@@ -81,9 +85,16 @@ export function holdDuringPress(root, draw, maxMs = 2000) {
     pressed = false;
     setTimeout(flush); // the click is dispatched with the release, before this runs
   };
+  // The Space key clicks a button on its release too (Enter clicks at once, on its press).
+  const keyDown = (event) => {
+    if (event.key === " " && !event.repeat && event.target.closest?.(SPACE_CLICKS)) down();
+  };
+  const keyUp = (event) => { if (event.key === " ") up(); };
   root.addEventListener("pointerdown", down, true);
   document.addEventListener("pointerup", up, true);
   document.addEventListener("pointercancel", up, true);
+  root.addEventListener("keydown", keyDown, true);
+  document.addEventListener("keyup", keyUp, true);
   return {
     draw() {
       if (!pressed) { held = false; draw(); return; }
@@ -95,6 +106,8 @@ export function holdDuringPress(root, draw, maxMs = 2000) {
       root.removeEventListener("pointerdown", down, true);
       document.removeEventListener("pointerup", up, true);
       document.removeEventListener("pointercancel", up, true);
+      root.removeEventListener("keydown", keyDown, true);
+      document.removeEventListener("keyup", keyUp, true);
     },
   };
 }

@@ -28,26 +28,35 @@ HELPER = """async ({ hold }) => {
 }"""
 
 
-def _press_through_a_redraw(client: Client, hold: bool) -> dict:
-    """Press the helper page's button, redraw while it is down, release; what happened."""
+def _press_through_a_redraw(client: Client, hold: bool, by: str) -> dict:
+    """Press the helper page's button (with the mouse, or Space once it has the focus), redraw
+    while it is down, release; what happened."""
     page = client.page
     page.goto(f"{client.base}/")
     page.evaluate(HELPER, {"hold": hold})
-    box = page.locator("#press-me").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    if by == "mouse":
+        box = page.locator("#press-me").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+    else:
+        page.locator("#press-me").focus()
+        page.keyboard.down(" ")
     page.evaluate("() => window.pressTest.draw()")
     drawn_while_down = page.evaluate("() => window.pressTest.draws")
-    page.mouse.up()
+    if by == "mouse":
+        page.mouse.up()
+    else:
+        page.keyboard.up(" ")
     page.wait_for_function("() => window.pressTest.draws === 2")
     return {"drawn_while_down": drawn_while_down,
             "clicks": page.evaluate("() => window.pressTest.clicks")}
 
 
-def test_a_redraw_during_a_press_waits_for_the_release_and_the_click_counts(open_client):
-    without = _press_through_a_redraw(open_client("bare"), hold=False)
+@pytest.mark.parametrize("by", ["mouse", "space"])
+def test_a_redraw_during_a_press_waits_for_the_release_and_the_click_counts(open_client, by):
+    without = _press_through_a_redraw(open_client("bare"), hold=False, by=by)
     assert without == {"drawn_while_down": 2, "clicks": 0}  # the fault the helper is for
-    held = _press_through_a_redraw(open_client("held"), hold=True)
+    held = _press_through_a_redraw(open_client("held"), hold=True, by=by)
     assert held == {"drawn_while_down": 1, "clicks": 1}  # drawn once released, click counted
 
 
