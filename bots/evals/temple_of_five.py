@@ -6,8 +6,9 @@ still counts: picking a chain is the first step of using it, and a bonus that dr
 step would teach the bot never to send priests.
 
 `hard` (the `deeper` evaluation) looks one priest turn ahead instead: each seat plays its coming
-turn greedily on the open cards — its best chains, each on the card and cells that gain it most
-against the best other seat — and counts part of that gain. A long chain of a colour no open card
+turn greedily on the open cards — the chain it has just picked, if any, then its best free
+chains, each on the card and cells that gain it most against the best other seat — and counts
+part of that gain. A long chain of a colour no open card
 takes is then worth little, and a short one that wins a card is worth a lot; the search itself
 seldom reaches the priest phase from a tile's placement.
 
@@ -34,6 +35,7 @@ SCALE = 4.0  # points that make a lead worth about three quarters of a win
 
 
 def values(game: Game, state: State, players: int) -> list[float]:
+    """The plain evaluation: running score and a flat worth per chain space."""
     points = []
     for score, seat in zip(running_scores(state), state["seats"], strict=True):
         chains = sorted((len(cells) for cells, _ in board.chains(seat)), reverse=True)
@@ -43,6 +45,8 @@ def values(game: Game, state: State, players: int) -> list[float]:
 
 
 def outlook_values(game: Game, state: State, players: int) -> list[float]:
+    """The deeper evaluation: running score, part of the coming priest turn's gain, and a
+    little for every chain space (chains outlast one turn)."""
     points = []
     for s, (score, seat) in enumerate(zip(running_scores(state), state["seats"], strict=True)):
         lengths = sum(len(cells) for cells, _ in board.chains(seat))
