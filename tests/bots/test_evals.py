@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from bots.evals import evaluation_for
+from bots.evals.temple_of_five import coming_gain
 from games import REGISTRY
 from games.protocol import match_rng
 
@@ -23,10 +26,6 @@ def test_temple_rush_counts_a_temple_completed_before_its_round_settles() -> Non
 def _temple_of_five_priest_turn() -> tuple[dict, int]:
     """A seeded random game of Temple of Five played to a priest turn whose seat has a chain
     some open card takes."""
-    from random import Random
-
-    from bots.evals.temple_of_five import coming_gain
-
     game = REGISTRY["temple-of-five"]
     for n in range(50):
         state = game.setup(2, game.Options(), match_rng(f"outlook:{n}", 0))
@@ -41,16 +40,12 @@ def _temple_of_five_priest_turn() -> tuple[dict, int]:
 
 
 def test_temple_of_five_outlook_counts_only_chains_an_open_card_takes() -> None:
-    from bots.evals.temple_of_five import coming_gain
-
     state, seat = _temple_of_five_priest_turn()
     assert all(data["private"] is None for data in state["seats"])  # no effect tiles here
     assert coming_gain(dict(state, open=dict.fromkeys(state["open"])), seat) == 0
 
 
 def test_temple_of_five_outlook_needs_a_priest_for_the_chain_and_one_for_the_card() -> None:
-    from bots.evals.temple_of_five import coming_gain
-
     game = REGISTRY["temple-of-five"]
     state, seat = _temple_of_five_priest_turn()
     deeper = evaluation_for("temple-of-five", deeper=True).values
@@ -75,8 +70,6 @@ def test_temple_of_five_outlook_counts_the_chain_just_picked() -> None:
     # Picking a chain puts a priest on it, so the chain is no longer free; its use on a card is
     # still to come (the next move must be it), and an outlook that forgot it would teach the
     # bot that picking a chain loses what the chain promised.
-    from bots.evals.temple_of_five import coming_gain
-
     game = REGISTRY["temple-of-five"]
     state, seat = _temple_of_five_priest_turn()
     picks = [m for m in game.legal_moves(state, seat) if m["type"] == "chain"]
