@@ -25,13 +25,14 @@ import argparse
 import math
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bots import LEVELS, choose
 from bots.engine import Clock
 from games import REGISTRY
-from games.protocol import match_rng
+from games.protocol import Move, Outcome, State, match_rng
 
 # Iterations per decision that `normal` (0.5 s) and `hard` (2 s) reached by their deadline on an
 # idle core (median of `--timed cpu` decisions stopped by the deadline; docs/performance.md, Bots).
@@ -87,16 +88,36 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def play_out(game_id: str, players: int, seed: str,
+             pick: Callable[[State, int, int], Move]) -> Outcome:
+    """Play seeded game `seed` to its end, `pick(state, seat, version)` choosing every move (the
+    lowest acting seat moves first); its outcome."""
+    game = REGISTRY[game_id]
+    state = game.setup(players, game.Options(), match_rng(seed, 0))
+    version = 0
+    while acting := game.to_act(state):
+        seat = min(acting)
+        move = pick(state, seat, version)
+        version += 1
+        state, _ = game.apply(state, seat, move, match_rng(seed, version))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return outcome
+
+
+def share_of_win(outcome: Outcome, seat: int) -> float:
+    """A seat's score for one game: 1, or 1/k in a k-way tie for first, else 0."""
+    return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+
+
 def play_one(game_id: str, players: int, a: str, b: str, n: int, tally: Tally,
              mode: str | int = "calibrated") -> float:
     """Play game `n`; A sits at seat n mod players. Returns A's share of the win."""
     game = REGISTRY[game_id]
     seed = f"arena:{game_id}:{players}:{n}"
     a_seat = n % players
-    state = game.setup(players, game.Options(), match_rng(seed, 0))
-    version = 0
-    while acting := game.to_act(state):
-        seat = min(acting)
+
+    def pick(state: State, seat: int, version: int) -> Move:
         side = "a" if seat == a_seat else "b"
         legal = game.legal_moves(state, seat)
         started, cpu = time.perf_counter(), time.process_time()
@@ -109,11 +130,9 @@ def play_one(game_id: str, players: int, a: str, b: str, n: int, tally: Tally,
             tally.cpu[side].append(time.process_time() - cpu)
         if stats.get("stopped") == "deadline":
             tally.iterations[side].append(stats["iterations"])
-        version += 1
-        state, _ = game.apply(state, seat, move, match_rng(seed, version))
-    outcome = game.outcome(state)
-    assert outcome is not None
-    return 1.0 / len(outcome.winners) if a_seat in outcome.winners else 0.0
+        return move
+
+    return share_of_win(play_out(game_id, players, seed, pick), a_seat)
 
 
 def main() -> None:

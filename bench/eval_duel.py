@@ -15,11 +15,11 @@ import argparse
 import time
 from random import Random
 
-from bench.arena import wilson
+from bench.arena import play_out, share_of_win, wilson
 from bots import greedy_move
 from bots.evals import evaluation_for
 from games import REGISTRY
-from games.protocol import match_rng
+from games.protocol import Move, State
 
 
 def play_one(game_id: str, players: int, n: int, seconds: dict[str, float]) -> float:
@@ -29,20 +29,17 @@ def play_one(game_id: str, players: int, n: int, seconds: dict[str, float]) -> f
     evaluations = {"deeper": evaluation_for(game_id, deeper=True),
                    "plain": evaluation_for(game_id)}
     seed, deeper_seat = f"duel:{game_id}:{players}:{n}", n % players
-    state, version = game.setup(players, game.Options(), match_rng(seed, 0)), 0
-    while acting := game.to_act(state):
-        seat = min(acting)
+
+    def pick(state: State, seat: int, version: int) -> Move:
         side = "deeper" if seat == deeper_seat else "plain"
         legal = game.legal_moves(state, seat)
         started = time.process_time()
         move = legal[0] if len(legal) == 1 else greedy_move(
             game, state, seat, legal, evaluations[side], Random(f"{seed}:{version}"), players)
         seconds[side] += time.process_time() - started
-        version += 1
-        state, _ = game.apply(state, seat, move, match_rng(seed, version))
-    outcome = game.outcome(state)
-    assert outcome is not None
-    return 1.0 / len(outcome.winners) if deeper_seat in outcome.winners else 0.0
+        return move
+
+    return share_of_win(play_out(game_id, players, seed, pick), deeper_seat)
 
 
 def main() -> None:
