@@ -90,13 +90,23 @@ Use = tuple[float, int, dict[str, Any], tuple[int, ...]]  # net gain, chain, car
 
 def _best_use(chains: list[tuple[int, str]], cards: list[dict[str, Any]], priests: int, s: int,
               players: int) -> Use | None:
-    """The chain, card and cells that gain seat `s` most with at most `priests` on the card."""
+    """The chain, card and cells that gain seat `s` most with at most `priests` on the card
+    (the first such, chains then cards then cells in order, where several gain as much)."""
     if priests < 1:
         return None
-    return max(((net, c, card, pick) for c, (length, colour) in enumerate(chains)
-                for card in cards if card["god"] in ("white", colour)
-                for net, pick in _uses(card, length, priests, s, players)),
-               key=lambda use: use[0], default=None)
+    uses: dict[int, list[tuple[float, int, tuple[int, ...]]]] = {}  # by card: listed once
+    best: Use | None = None
+    for c, (length, colour) in enumerate(chains):
+        for i, card in enumerate(cards):
+            if card["god"] not in ("white", colour):
+                continue
+            if i not in uses:  # up to the longest chain the card takes
+                longest = max(n for n, hue in chains if card["god"] in ("white", hue))
+                uses[i] = _uses(card, longest, priests, s, players)
+            for net, total, pick in uses[i]:
+                if total <= length and (best is None or net > best[0]):
+                    best = (net, c, card, pick)
+    return best
 
 
 def _take(use: Use, s: int) -> float:
@@ -108,15 +118,17 @@ def _take(use: Use, s: int) -> float:
 
 
 def _uses(card: dict[str, Any], length: int, priests: int, s: int,
-          players: int) -> list[tuple[float, tuple[int, ...]]]:
-    """Every way to put at most `priests` priests on the card's free cells within `length`,
-    with what each gains seat `s` against the best other seat."""
+          players: int) -> list[tuple[float, int, tuple[int, ...]]]:
+    """Every way to put at most `priests` priests on the card's free cells within `length`:
+    what each gains seat `s` against the best other seat, and the length it needs (its cells'
+    sum)."""
     free = [i for i, p in enumerate(card["priests"]) if p is None]
     before = _card_points(card, card["priests"], players)
     out = []
     for k in range(1, min(len(free), priests) + 1):
         for pick in combinations(free, k):
-            if sum(card["cells"][i]["n"] for i in pick) > length:
+            needs = sum(card["cells"][i]["n"] for i in pick)
+            if needs > length:
                 continue
             after_priests = list(card["priests"])
             for i in pick:
@@ -126,7 +138,7 @@ def _uses(card: dict[str, Any], length: int, priests: int, s: int,
             net = delta[s] - max(d for o, d in enumerate(delta) if o != s)
             if k == 1 and card["cells"][pick[0]]["bonus"]:
                 net += 1  # a bonus piece drawn: a point in reserve, or a chain mended
-            out.append((net, pick))
+            out.append((net, needs, pick))
     return out
 
 
