@@ -46,6 +46,8 @@ async def test_acknowledged_moves_survive_a_crash() -> None:
         code = await api.room_with("gem-pyramid", [a, b])
         conns = [await api.connect(code, p["token"]) for p in (a, b)]
         await api.start(code, a)
+        for conn in conns:  # the lobby's state is at version 0 too, with nobody to act
+            await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
         acked = 0
         chooser = random.Random(3)
         for _ in range(10):
