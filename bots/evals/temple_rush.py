@@ -11,12 +11,17 @@ temple from the supply (a building mistake, which random play makes often) needs
 first: a few rounds more. A temple completed this round scores its card already (it is settled
 only when the round ends, after the other seats' moves). In solo play the Robot builds its own
 cards and the game ends with its last one: there the race is against that end (see `_solo`).
+
+`hard` (the `deeper` evaluation) counts a race in blocks still to lay instead of cells: a seat
+lays one block a round, whatever its size, so a gap of four single cells takes four rounds where
+a 1x4 gap takes one, and a supply of small blocks makes every temple slower.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 from bots.evals import Evaluation, from_points
@@ -30,14 +35,17 @@ from games.temple_rush.data import (
     colour,
     value,
 )
+from games.temple_rush.geometry import fewest_tiles
 from games.temple_rush.moves import completable
 
 UNDER_WAY = 0.8  # share of a card's value a construction can earn before it is won
 CELLS_PER_ROUND = 2.5  # what a die's block covers, on average, when it fits
+ROUNDS_PER_BLOCK = 1.3  # `hard`: rounds a block still to lay takes (duels: 1.15-1.3 best)
 STUCK_ROUNDS = 3.0  # what a construction that cannot be finished as it stands costs, in rounds
 RACE_SLOPE = 1.0  # rounds ahead that make a seat e times likelier to win a card
 ROBOT_CELLS_PER_ROUND = 2.7  # the Robot lays the largest useful block, die size or next to it
 SOLO_SPREAD = 3.0  # cells: how sharply a temple's chance falls as it outgrows the cells left
+RoundsLeft = Callable[[dict[str, Any], int, int], float]
 MEAN_CELLS = {name: statistics.fmean(mask_.bit_count() for card, mask_ in enumerate(SHAPE_MASKS)
                                      if colour(card) == name) for name in COLOURS}
 
@@ -65,21 +73,41 @@ def _progress(player: dict[str, Any], zone: int, card: int) -> tuple[int, bool]:
     return (shape & ~filled).bit_count(), ok
 
 
-def _race(state: State) -> list[float]:
-    """Per seat, its points plus its expected share of the cards in the holders."""
+def _rounds_by_cells(player: dict[str, Any], zone: int, card: int) -> float:
+    """Rounds a construction still needs, from its missing cells (a die's block covers about
+    2.5 when it fits), a few more when it is stuck."""
+    missing, ok = _progress(player, zone, card)
+    return missing / CELLS_PER_ROUND + (0.0 if ok else STUCK_ROUNDS)
+
+
+def _rounds_by_blocks(player: dict[str, Any], zone: int, card: int) -> float:
+    """Rounds a construction still needs, from the fewest supply blocks that fill it: a seat
+    lays one block a round, whatever its size, and its die shows a given size (or a star) half
+    the time. A stuck construction is judged as by `_rounds_by_cells`."""
+    blocks = player["zones"][zone]
+    masks = [mask(block) for block in blocks]
+    filled = 0
+    for block_mask in masks:
+        filled |= block_mask
+    shape = SHAPE_MASKS[card]
+    counts = supply_counts(player["supply"])
+    tiles = fewest_tiles(shape & ~filled, counts)
+    if tiles is None or (blocks and not completable(player, zone, card, masks, list(counts))):
+        return (shape & ~filled).bit_count() / CELLS_PER_ROUND + STUCK_ROUNDS
+    return ROUNDS_PER_BLOCK * tiles
+
+
+def _race(state: State, rounds_left: RoundsLeft = _rounds_by_cells) -> list[float]:
+    """Per seat, its points plus its expected share of the cards in the holders, each raced
+    in the rounds `rounds_left` says each seat still needs for it."""
     seats = state["seats"]
     points = [_score(player) for player in seats]
     done = {(c["seat"], c["zone"]) for c in state["completions"]}
     for zone, card in enumerate(state["holders"]):
         if card is None:
             continue
-        rounds = []
-        for s, player in enumerate(seats):
-            if (s, zone) in done:
-                rounds.append(-math.inf)
-                continue
-            missing, ok = _progress(player, zone, card)
-            rounds.append(missing / CELLS_PER_ROUND + (0.0 if ok else STUCK_ROUNDS))
+        rounds = [-math.inf if (s, zone) in done else rounds_left(player, zone, card)
+                  for s, player in enumerate(seats)]
         if -math.inf in rounds:  # completed this round: its card (or an equal token) is won
             for s, r in enumerate(rounds):
                 points[s] += value(card) if r == -math.inf else 0.0
@@ -152,4 +180,12 @@ def values(game: Game, state: State, players: int) -> list[float]:
     return from_points(_race(state), scale=2.0)
 
 
-EVALUATION = Evaluation(values=values, rollout_plies=1, priors=True)
+def block_values(game: Game, state: State, players: int) -> list[float]:
+    """The deeper evaluation: each race in blocks still to lay (`_rounds_by_blocks`)."""
+    if state["solo"]:
+        return _solo(state)
+    return from_points(_race(state, _rounds_by_blocks), scale=2.0)
+
+
+DEEPER = Evaluation(values=block_values, rollout_plies=1, priors=True)
+EVALUATION = Evaluation(values=values, rollout_plies=1, priors=True, deeper=DEEPER)

@@ -196,6 +196,17 @@ def _first_blocks(region: int, counts: tuple[int, int, int, int]
                 yield mask, left
 
 
+@lru_cache(maxsize=200_000)
+def fewest_tiles(region: int, counts: tuple[int, int, int, int]) -> int | None:
+    """The fewest blocks within `counts` that exactly cover `region`, joined or not; None if
+    none do. (What a construction still needs at one block a round, for the bots' estimate.)"""
+    if not region:
+        return 0
+    rests = [fewest_tiles(region & ~mask, left) for mask, left in _first_blocks(region, counts)]
+    found = [n for n in rests if n is not None]
+    return 1 + min(found) if found else None
+
+
 @lru_cache(maxsize=100_000)
 def joined_tiling(build: tuple[int, ...], region: int,
                   counts: tuple[int, int, int, int]) -> tuple[int, ...] | None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from random import Random
 
 from bots.evals import evaluation_for
 from bots.evals.temple_of_five import coming_gain
 from games import REGISTRY
 from games.protocol import match_rng
+from games.temple_rush.data import BLOCK_SIZES
 
 
 def test_temple_rush_counts_a_temple_completed_before_its_round_settles() -> None:
@@ -21,6 +23,20 @@ def test_temple_rush_counts_a_temple_completed_before_its_round_settles() -> Non
     after = values(game, state, 2)
     assert after[0] > before[0] + 0.2
     assert after[1] < before[1]
+
+
+def test_temple_rush_hard_counts_blocks_to_lay_not_cells() -> None:
+    # A seat lays one block a round whatever its size: the same empty zones take a seat left
+    # with 1x1s and 1x2s twice the rounds. Only the deeper evaluation sees it.
+    game = REGISTRY["temple-rush"]
+    state = game.setup(2, game.Options(), match_rng("eval", 0))
+    small = copy.deepcopy(state)
+    small["seats"][0]["supply"] = [b for b in state["seats"][0]["supply"] if BLOCK_SIZES[b] <= 2]
+    plain = evaluation_for("temple-rush").values
+    deeper = evaluation_for("temple-rush", deeper=True).values
+    assert plain(game, small, 2) == plain(game, state, 2)
+    assert deeper(game, small, 2)[0] < deeper(game, state, 2)[0] - 0.1
+    assert deeper(game, small, 2)[1] > deeper(game, state, 2)[1]
 
 
 def _temple_of_five_priest_turn() -> tuple[dict, int]:
@@ -63,6 +79,7 @@ def test_temple_of_five_outlook_needs_a_priest_for_the_chain_and_one_for_the_car
 
 def test_the_deeper_evaluation_is_the_games_own_or_the_plain_one() -> None:
     assert evaluation_for("temple-of-five", deeper=True) is not evaluation_for("temple-of-five")
+    assert evaluation_for("temple-rush", deeper=True) is not evaluation_for("temple-rush")
     assert evaluation_for("five-realms", deeper=True) is evaluation_for("five-realms")
 
 

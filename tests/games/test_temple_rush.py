@@ -32,6 +32,7 @@ from games.temple_rush.geometry import (
     buildable,
     contacts,
     fewest_blocks,
+    fewest_tiles,
     joined_tiling,
     joins_all,
     one_piece,
@@ -163,6 +164,18 @@ def test_every_temple_is_buildable_in_one_piece_from_one_players_blocks(card):
         order.append(nxt)
         rest.remove(nxt)
     assert fewest_blocks(SHAPE_MASKS[card], BLOCK_COUNTS) == value(card)
+
+
+def test_fewest_tiles_counts_blocks_joined_or_not():
+    row = block_mask(4, 0, 0, "flat") | block_mask(1, 4, 0, "flat")  # five cells in a row
+    assert fewest_tiles(row, (1, 1, 1, 1)) == 2
+    assert fewest_tiles(row, (1, 2, 0, 0)) == 3
+    assert fewest_tiles(row, (5, 0, 0, 0)) == 5
+    assert fewest_tiles(row, (0, 0, 0, 1)) is None
+    apart = block_mask(2, 0, 0, "flat") | block_mask(2, 2, 0, "flat")  # not joined: still two
+    assert fewest_tiles(apart, (0, 2, 0, 0)) == 2 and fewest_tiles(0, (0, 0, 0, 0)) == 0
+    for card, shape in enumerate(SHAPE_MASKS):  # no joins asked: never more than a build's
+        assert fewest_tiles(shape, BLOCK_COUNTS) <= value(card)
 
 
 def test_blocks_join_on_top_or_underneath_not_side_by_side():
