@@ -172,8 +172,10 @@ def test_fewest_tiles_counts_blocks_joined_or_not():
     assert fewest_tiles(row, (1, 2, 0, 0)) == 3
     assert fewest_tiles(row, (5, 0, 0, 0)) == 5
     assert fewest_tiles(row, (0, 0, 0, 1)) is None
-    apart = block_mask(2, 0, 0, "flat") | block_mask(2, 2, 0, "flat")  # not joined: still two
-    assert fewest_tiles(apart, (0, 2, 0, 0)) == 2 and fewest_tiles(0, (0, 0, 0, 0)) == 0
+    # Two 1x2s end to end are not joined (nothing on top): no build, but still two blocks.
+    assert fewest_blocks(block_mask(4, 0, 0, "flat"), (0, 2, 0, 0)) is None
+    assert fewest_tiles(block_mask(4, 0, 0, "flat"), (0, 2, 0, 0)) == 2
+    assert fewest_tiles(0, (0, 0, 0, 0)) == 0
     for card, shape in enumerate(SHAPE_MASKS):  # no joins asked: never more than a build's
         assert fewest_tiles(shape, BLOCK_COUNTS) <= value(card)
 
