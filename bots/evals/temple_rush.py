@@ -26,7 +26,7 @@ from typing import Any
 
 from bots.evals import Evaluation, from_points
 from games.protocol import Game, State
-from games.temple_rush.board import mask, supply_counts
+from games.temple_rush.board import mask, supply_counts, zone_mask
 from games.temple_rush.data import (
     BLOCK_SIZES,
     COLOURS,
@@ -58,42 +58,32 @@ def _score(player: dict[str, Any]) -> float:
                  + player.get("coop_points", 0))
 
 
-def _progress(player: dict[str, Any], zone: int, card: int) -> tuple[int, bool]:
-    """Cells still missing from the card's temple in this zone, and whether the construction
-    can still become it from the supply (in one piece)."""
+def _gap(player: dict[str, Any], zone: int, card: int) -> tuple[int, bool]:
+    """The cells still missing from the card's temple in this zone (a mask), and whether the
+    construction can still become it from the supply (in one piece)."""
     blocks = player["zones"][zone]
-    shape = SHAPE_MASKS[card]
+    gap = SHAPE_MASKS[card] & ~zone_mask(blocks)
     if not blocks:
-        return shape.bit_count(), True
-    masks = [mask(b) for b in blocks]
-    filled = 0
-    for block_mask in masks:
-        filled |= block_mask
-    ok = completable(player, zone, card, masks, list(supply_counts(player["supply"])))
-    return (shape & ~filled).bit_count(), ok
+        return gap, True
+    masks = [mask(block) for block in blocks]
+    return gap, completable(player, zone, card, masks, list(supply_counts(player["supply"])))
 
 
 def _rounds_by_cells(player: dict[str, Any], zone: int, card: int) -> float:
     """Rounds a construction still needs, from its missing cells (a die's block covers about
     2.5 when it fits), a few more when it is stuck."""
-    missing, ok = _progress(player, zone, card)
-    return missing / CELLS_PER_ROUND + (0.0 if ok else STUCK_ROUNDS)
+    gap, ok = _gap(player, zone, card)
+    return gap.bit_count() / CELLS_PER_ROUND + (0.0 if ok else STUCK_ROUNDS)
 
 
 def _rounds_by_blocks(player: dict[str, Any], zone: int, card: int) -> float:
     """Rounds a construction still needs, from the fewest supply blocks that fill it: a seat
     lays one block a round, whatever its size, and its die shows a given size (or a star) half
-    the time. A stuck construction is judged as by `_rounds_by_cells`."""
-    blocks = player["zones"][zone]
-    masks = [mask(block) for block in blocks]
-    filled = 0
-    for block_mask in masks:
-        filled |= block_mask
-    shape = SHAPE_MASKS[card]
-    counts = supply_counts(player["supply"])
-    tiles = fewest_tiles(shape & ~filled, counts)
-    if tiles is None or (blocks and not completable(player, zone, card, masks, list(counts))):
-        return (shape & ~filled).bit_count() / CELLS_PER_ROUND + STUCK_ROUNDS
+    the time. A stuck construction (or a gap the supply cannot fill) is judged by its cells."""
+    gap, ok = _gap(player, zone, card)
+    tiles = fewest_tiles(gap, supply_counts(player["supply"])) if ok else None
+    if tiles is None:
+        return gap.bit_count() / CELLS_PER_ROUND + STUCK_ROUNDS
     return ROUNDS_PER_BLOCK * tiles
 
 
@@ -149,18 +139,15 @@ def _solo(state: State) -> list[float]:
         if zone in done:
             mine += value(card)
             continue
-        missing, ok = _progress(player, zone, card)
-        todo.append((missing + (0.0 if ok else STUCK_ROUNDS * CELLS_PER_ROUND), value(card)))
+        gap, ok = _gap(player, zone, card)
+        todo.append((gap.bit_count() + (0.0 if ok else STUCK_ROUNDS * CELLS_PER_ROUND),
+                     value(card)))
     todo.sort()
     todo += [(_mean_cells(card), value(card)) for card in state["deck"]]
     robot_cells = sum(_mean_cells(card) for card in robot["deck"])
     rival = _score(robot) + sum(value(card) for card in robot["deck"])
     if robot["holder"] is not None:
-        shape = SHAPE_MASKS[robot["holder"]]
-        filled = 0
-        for block in robot["zone"]:
-            filled |= mask(block)
-        robot_cells += (shape & ~filled).bit_count()
+        robot_cells += (SHAPE_MASKS[robot["holder"]] & ~zone_mask(robot["zone"])).bit_count()
         rival += value(robot["holder"])
     won = len(robot["cards"]) + (robot["holder"] is not None) + len(robot["deck"])
     rival += sum(ROBOT_BONUS[len(robot["cards"]):won])
