@@ -158,6 +158,10 @@ class RoomSockets:
     def open_in(self, code: str) -> int:
         return len(self._rooms.get(code, ()))
 
+    def open_total(self) -> int:
+        """Every websocket open in this process (read per metrics scrape)."""
+        return sum(len(clients) for clients in self._rooms.values())
+
     def open_for(self, identity: str) -> int:
         return self._identities[identity]
 
