@@ -19,6 +19,7 @@ from app.guard.gate import RestGate
 from app.guard.quotas import GuessThrottle
 from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
+from app.ops.drain import Drain
 from app.store.migrate import upgrade_to_head_async
 
 
@@ -50,13 +51,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Drain]]:
         await upgrade_to_head_async(settings.async_database_url)
         hall = Hall(settings)
         await hall.start()
         app.state.hall = hall
         tune_gc()
-        yield
+        yield Drain(hall.sockets).state()  # SIGTERM drains the sockets (app/ops/drain.py)
         await hall.stop()
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
