@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench backup restore
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -25,3 +25,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench.playouts
 	$(PY) -m bench.rooms
+
+# Backups (app/ops/backup.py) of the database DATABASE_URL names (.env is read too): SQLite's online
+# backup API while the server runs, or pg_dump; restore replaces the database's contents.
+BACKUP_DIR ?= backups
+
+backup: $(STAMP)
+	$(PY) -m app.ops.backup create --dir "$(BACKUP_DIR)"
+
+restore: $(STAMP)
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/ziggurat-….dump (or .sqlite3)" >&2; exit 2; }
+	$(PY) -m app.ops.backup restore "$(FILE)"

@@ -6,7 +6,7 @@ from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import field_validator
+from pydantic import ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bots.levels import LEVELS
@@ -73,6 +73,12 @@ class Settings(BaseSettings):
     room_retention_days: float = 90.0
     room_sweep_seconds: float = 600.0
     static_dir: Path = ROOT / "static"
+    # The host's view (app/ops): `/metrics` takes this bearer token or ADMIN_TOKEN; the console
+    # lists a room as stuck when a person has had the move this long with no clock running;
+    # `json` logs one JSON line per request and socket event.
+    metrics_token: str | None = None
+    stuck_minutes: float = 60.0
+    log_format: str = "text"
 
     @field_validator("bot_level")
     @classmethod
@@ -81,18 +87,26 @@ class Settings(BaseSettings):
             raise ValueError(f"BOT_LEVEL must be one of {', '.join(LEVELS)}")
         return level
 
-    @field_validator("admin_token")
+    @field_validator("log_format")
     @classmethod
-    def _not_the_example(cls, token: str | None) -> str | None:
+    def _a_format(cls, value: str) -> str:
+        if value not in ("text", "json"):
+            raise ValueError("LOG_FORMAT must be text or json")
+        return value
+
+    @field_validator("admin_token", "metrics_token")
+    @classmethod
+    def _not_the_example(cls, token: str | None, info: ValidationInfo) -> str | None:
         """The server refuses to start with the example admin token from the compose file."""
         if token is None:
             return None
+        name = (info.field_name or "admin_token").upper()
         if token.strip().lower() in PLACEHOLDER_TOKENS:
-            raise ValueError("ADMIN_TOKEN is still a placeholder; set a long random secret "
+            raise ValueError(f"{name} is still a placeholder; set a long random secret "
                              "(or unset it to turn admin off)")
         if len(token) < MIN_ADMIN_TOKEN or _classes(token) < 2 \
                 or len(set(token)) < MIN_ADMIN_DISTINCT:
-            raise ValueError(f"ADMIN_TOKEN is too weak: use at least {MIN_ADMIN_TOKEN} "
+            raise ValueError(f"{name} is too weak: use at least {MIN_ADMIN_TOKEN} "
                              f"characters, {MIN_ADMIN_DISTINCT} of them different, mixing "
                              "letters, digits or symbols (e.g. `openssl rand -hex 24`)")
         return token

@@ -14,11 +14,12 @@ import secrets
 from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
+from app.ops.metrics import ROOMS_ERRORED
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_store
+from app.store.choice import open_ops, open_store
 from app.table import chat, presence
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
@@ -34,6 +35,7 @@ class Hall:
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self.store = open_store(settings, self.origin)
+        self.ops = open_ops(self.store)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)
@@ -137,5 +139,6 @@ class Hall:
         """A rule module raised: keep the traceback for the admin, pause only this room."""
         log.error("room %s errored", code, exc_info=exc)
         if await self.store.mark_errored(code, error_text(exc)):
+            ROOMS_ERRORED.inc()
             await self.after_room_change(code)
 

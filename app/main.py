@@ -12,13 +12,14 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import admin, chat, lobby, play, replay
+from app.api import admin, chat, lobby, ops, play, replay
 from app.config import Settings, get_settings
 from app.errors import install_handlers
 from app.guard.gate import RestGate
 from app.guard.quotas import GuessThrottle
 from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
+from app.ops.drain import Drain
 from app.store.migrate import upgrade_to_head_async
 
 
@@ -50,13 +51,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Drain]]:
         await upgrade_to_head_async(settings.async_database_url)
         hall = Hall(settings)
         await hall.start()
         app.state.hall = hall
         tune_gc()
-        yield
+        yield Drain(hall.sockets).state()  # SIGTERM drains the sockets (app/ops/drain.py)
         await hall.stop()
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # nested route and matches a request through it twice, 7% of a room's set-up.
     # Each router's prefix and dependencies are already part of its routes; the app's
     # `dependency_overrides` do not reach them (nothing here uses overrides).
-    for module in (lobby, admin, replay, chat):
+    for module in (lobby, admin, replay, chat, ops):
         app.router.routes.extend(module.router.routes)
     _serve_client(app, settings)
     app.add_middleware(GuessThrottle)

@@ -73,7 +73,7 @@ function signInPage() {
 }
 
 function roomsPage() {
-  const state = { disposed: false, rooms: [], audit: [] };
+  const state = { disposed: false, rooms: [], audit: [], stuck: [] };
   const stalled = h("input", { type: "number", min: 0, step: "any", id: "stalled-minutes",
                                value: sessionStorage.getItem(STALL_KEY) || "10", "data-testid": "stalled-minutes" });
   const search = h("input", { type: "search", id: "room-search", placeholder: "code or player name",
@@ -88,11 +88,12 @@ function roomsPage() {
     clearTimeout(timer);
     const q = search.value.trim();
     try {
-      const [rooms, actions] = await Promise.all([
+      const [rooms, actions, stuck] = await Promise.all([
         adminApi("GET", `/rooms${q ? `?q=${encodeURIComponent(q)}` : ""}`),
-        adminApi("GET", "/audit?limit=30")]);
+        adminApi("GET", "/audit?limit=30"), adminApi("GET", "/stuck")]);
       if (state.disposed) return;
       state.rooms = rooms;
+      state.stuck = stuck;
       state.audit = actions;
       presses.draw();
     } catch (err) {
@@ -129,6 +130,21 @@ function roomsPage() {
       h("div", { class: "scroll-x" }, table(rooms, kind)));
   }
 
+  /** Rooms the server finds stuck (GET /api/admin/stuck), each with why, one click from its page. */
+  function stuckSection() {
+    if (!state.stuck.length) return null;
+    return h("section", { class: "card admin-section kind-stuck", "data-testid": "section-stuck" },
+      h("h2", {}, `Stuck (${state.stuck.length})`),
+      h("p", { class: "hint" }, "Errored, a bot or a clock that stopped moving, or a long wait with no clock; longest stuck first."),
+      h("div", { class: "scroll-x" }, h("table", { class: "admin-table" },
+        h("thead", {}, h("tr", {}, ["Room", "Game", "Why", "Since"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, state.stuck.map((room) => h("tr", { "data-testid": "stuck-row", "data-code": room.code, "data-kind": room.kind },
+          h("td", {}, h("a", { class: "code-link", href: `#room=${room.code}`, "data-testid": "open-room" }, room.code)),
+          h("td", {}, room.game),
+          h("td", { "data-testid": "stuck-reason" }, room.reason),
+          h("td", {}, timeCell(room.since))))))));
+  }
+
   function draw() {
     const minutes = Math.max(0, Number(stalled.value) || 0);
     const rooms = state.rooms;
@@ -139,6 +155,7 @@ function roomsPage() {
     const titles = { active: "Playing", lobby: "Waiting to start", finished: "Finished", aborted: "Aborted" };
     replace(list,
       rooms.length ? null : h("p", { class: "empty" }, "No rooms match."),
+      stuckSection(),
       section("Errored", errored, "errored", "A rule module raised: the room is paused. Read the traceback, then roll back or abort."),
       section("Stalled", stuck, "stalled", `Playing, with no move for ${minutes} minutes or more; oldest first.`),
       STATUS_ORDER.map((status) => section(titles[status], rest.filter((r) => r.status === status), status)));

@@ -14,6 +14,7 @@ import { copyText, h, holdDuringPress, keepFocus, navigate, plural, replace, toa
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
 const MOVE_TIMEOUT_MS = 10000;
 const MAX_BACKOFF_MS = 10000;
+const RECONNECT_NOW = 1012; // the server restarts (a rolling upgrade): reconnect at once, through the proxy
 const LOG_FETCH_MS = 300; // until the state push carries the move's own line, one log fetch per burst
 
 /** Open the room page for `code` inside `root`; returns {dispose}. */
@@ -167,6 +168,8 @@ class RoomPage {
         renewPlayer().finally(() => this.scheduleReconnect(0));
       } else if (event.code === 4404) {
         this.notFound("This room no longer exists.");
+      } else if (event.code === RECONNECT_NOW) {
+        this.scheduleReconnect(Math.random() * 250); // a restart: back at once, not all at once
       } else {
         this.scheduleReconnect();
       }

@@ -187,6 +187,8 @@ async def _serve(hall: Context, client: Client) -> None:
                 continue
             if raw["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(raw.get("code", 1000))
+            if client.closed:
+                continue  # closed by us (a restart, a slow reader): no answer could reach it
             if not limit.allow():  # every frame counts, whatever it holds
                 client.send(error_frame("rate_limited", "Too many messages; slow down a little."))
                 continue
@@ -198,7 +200,13 @@ async def _serve(hall: Context, client: Client) -> None:
                 client.send(error_frame("message_too_large", f"Messages are limited to "
                                    f"{hall.settings.max_message_bytes} bytes."))
                 continue
-            await _handle(hall, client, text)
+            client.busy = True
+            try:
+                await _handle(hall, client, text)
+            finally:
+                client.busy = False
+            if hall.sockets.closing is not None:  # a restart: answered, now reconnect
+                client.finish(*hall.sockets.closing)
     finally:
         quiet.close()
 

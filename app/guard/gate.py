@@ -17,11 +17,13 @@ its further requests wait for one of its own, holding nothing the others need.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
 from typing import Any
 
 from app.config import get_settings
 from app.guard.quotas import client_address
+from app.ops.metrics import REST_GATE_WAIT_SECONDS
 
 
 class RestGate:
@@ -48,8 +50,10 @@ class RestGate:
         if body is None:  # the client left, or its body was over the cap (Edge answers)
             return
         replay = _replay(body, receive)
+        queued = time.perf_counter()
         if self._per_address <= 0:
             async with self._slots:
+                REST_GATE_WAIT_SECONDS.observe(time.perf_counter() - queued)
                 await self.app(scope, replay, send)
             return
         address = client_address(scope)
@@ -59,6 +63,7 @@ class RestGate:
         mine[1] += 1
         try:
             async with mine[0], self._slots:
+                REST_GATE_WAIT_SECONDS.observe(time.perf_counter() - queued)
                 await self.app(scope, replay, send)
         finally:
             mine[1] -= 1

@@ -25,6 +25,11 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+# The lifespan state's key of the app's drain (app/ops/drain.py): an object with `begin()`.
+DRAIN_KEY = "ziggurat.drain"
+# A socket still open this long after a shutdown began is cut (its message in hand never ended).
+DRAIN_GRACE_SECONDS = 20.0
+
 
 class _Inbox:
     """The part of `asyncio.Queue` the protocol uses, for its one reader (the app's
@@ -74,6 +79,17 @@ class LeanWebSocket(WebSocketsSansIOProtocol):
         # offers were read by the handshake just made.
         event.headers.clear()
         self.conn.available_extensions = []
+
+    def shutdown(self) -> None:
+        """A stopping server (SIGTERM): let the app close the socket with "reconnect now" once
+        the message it is handling is answered (app/ops/drain.py), rather than cut it here with
+        a move in flight; cut only if that takes longer than `DRAIN_GRACE_SECONDS`."""
+        drain = self.app_state.get(DRAIN_KEY)
+        if drain is None or not self.handshake_complete or self.close_sent:
+            super().shutdown()
+            return
+        drain.begin()
+        self.loop.call_later(DRAIN_GRACE_SECONDS, self.transport.close)
 
     async def send(self, message: Any) -> None:
         await super().send(message)

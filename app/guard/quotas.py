@@ -105,7 +105,7 @@ def limited(message: str) -> ApiError:
 
 GUESSING = limited("Too many wrong room codes or admin tokens from your network address; "
                    "wait a minute and try again.")
-GUESSED_PATHS = ("/api/rooms/", "/api/admin")
+GUESSED_PATHS = ("/api/rooms/", "/api/admin", "/metrics")
 
 
 def client_address(scope: dict[str, Any]) -> str:

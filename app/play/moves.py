@@ -11,6 +11,7 @@ through the same `submit_move`.
 
 from __future__ import annotations
 
+import time
 import traceback
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +20,7 @@ from typing import Any
 
 from app.context import Context
 from app.errors import ApiError
+from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_COMMITTED, MOVES_REFUSED
 from app.play.client_ids import check_player_id
 from app.play.offers import may_take_back, remember
 from app.play.snapshot import Snapshot
@@ -56,11 +58,13 @@ class RuleError(Exception):
 async def on_move_frame(hall: Context, client: Client, message: dict[str, Any]) -> None:
     """A socket's `move` frame: answered `ack` once committed and pushed, or `error`."""
     raw_id = message.get("id")
+    began = time.perf_counter()
     try:
         move_id, version, move = _move_fields(message)
         made = await submit_move(hall, client.room, Mover(player_id=client.player_id),
                                  move_id, version, move)
     except ApiError as exc:
+        MOVES_REFUSED.labels(exc.code).inc()
         client.send(error_frame(exc.code, exc.message,
                                 raw_id if isinstance(raw_id, str) else None))
         if exc.code == "stale":  # the mover gets the state it missed, even at its version
@@ -69,6 +73,7 @@ async def on_move_frame(hall: Context, client: Client, message: dict[str, Any]) 
                 hall.push(snap, force=True, only=client)
         return
     client.send({"type": "ack", "id": move_id, "version": made})
+    MOVE_ACK_SECONDS.observe(time.perf_counter() - began)
 
 
 def _move_fields(message: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
@@ -123,12 +128,22 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
             await hall.mark_errored(code, exc.__cause__ or exc)
             raise ApiError(409, "room_errored", "The game hit an internal error; the room is "
                            "paused for the admin.") from None
+        MOVES_COMMITTED.labels(j.game, _source(mover, client_id)).inc()
         steps.moved(code, version, j.step)
         hall.push(Snapshot(code, j.game, j.status, version, j.state, j.events, j.deadlines,
                            j.timed_out, j.banks))
     if j.bots_to_act:
         hall.bots.wake(code)
     return version
+
+
+def _source(mover: Mover, client_id: str) -> str:
+    """Who made a committed move, for the metrics: a player, a bot, the clock or the admin."""
+    if mover.bot:
+        return "bot"
+    if mover.player_id is not None:
+        return "player"
+    return "clock" if client_id.startswith(CLOCK_ID_PREFIX) else "admin"
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,7 @@ class Client:
     greeting: Greeting | None = None
     greeter: asyncio.Task[None] | None = None  # the task that greets it, while it runs
     close_with: tuple[int, str] = (1013, "fell behind; reconnect")
+    busy: bool = False  # a frame of it is being handled (a restart closes it once answered)
 
     def wants(self, snap: Snapshot) -> bool:
         """Whether `snap` is news to this connection: never an older or repeated state.
@@ -104,6 +105,14 @@ class Client:
             return
         self.closed, self.close_with = True, (code, reason)
         self.outbox[:] = [None]  # nothing queued matters any more
+        self._write()
+
+    def finish(self, code: int, reason: str) -> None:
+        """Close once what is already queued is sent (a restart: a move's ack goes first)."""
+        if self.closed:
+            return
+        self.closed, self.close_with = True, (code, reason)
+        self.outbox.append(None)
         self._write()
 
     def go_live(self) -> None:
@@ -150,13 +159,25 @@ class RoomSockets:
         self._identities: Counter[str] = Counter()
         self._tickets = itertools.count(1)  # one sequence for every room: numbers never repeat
         self._read: dict[str, int] = {}  # the last number of a read of a room with sockets here
+        # (code, reason) once the process drains for a restart (app/ops/drain.py): every socket
+        # is closed with it once its message in hand is answered, and a new one at once.
+        self.closing: tuple[int, str] | None = None
 
     def add(self, client: Client) -> None:
         self._rooms[client.room].add(client)
         self._identities[client.identity] += 1
+        if self.closing is not None:
+            client.finish(*self.closing)
 
     def open_in(self, code: str) -> int:
         return len(self._rooms.get(code, ()))
+
+    def all_clients(self) -> list[Client]:
+        return [client for clients in self._rooms.values() for client in clients]
+
+    def open_total(self) -> int:
+        """Every websocket open in this process (read per metrics scrape)."""
+        return sum(len(clients) for clients in self._rooms.values())
 
     def open_for(self, identity: str) -> int:
         return self._identities[identity]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.config import Settings
 from app.store.base import Store
+from app.store.ops import OpsPaths
 from app.store.postgres.store import PostgresStore
 from app.store.sqlite import SqliteStore
 
@@ -14,3 +15,8 @@ def open_store(settings: Settings, origin: str) -> Store:
     if url.startswith("sqlite"):
         return SqliteStore(url, origin)
     return PostgresStore(url, origin)
+
+
+def open_ops(store: Store) -> OpsPaths:
+    """app/ops's reads (`app.ops.store.OpsReads`), on the store's own sessions."""
+    return OpsPaths(store.sessions)  # type: ignore[attr-defined]  # both stores have them

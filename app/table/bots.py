@@ -20,6 +20,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -28,6 +29,7 @@ import bots as engine
 from app.config import Settings
 from app.context import Context
 from app.errors import ApiError
+from app.ops.metrics import BOT_DECISION_SECONDS, BOT_DECISIONS, BOT_POOL_WAIT_SECONDS
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.table.bot_worker import start_worker, think, warm
@@ -89,9 +91,15 @@ class BotThinker:
         """
         level = level_of(level)
         if engine.LEVELS[level].kind == "random":
+            BOT_DECISIONS.labels(level, "inline").inc()
             return engine.choose(game_id, state, seat, level, seed)
+        queued = time.perf_counter()
         async with self._slots:
+            free = time.perf_counter()
+            BOT_POOL_WAIT_SECONDS.observe(free - queued)
             move = await self._search(game_id, state, seat, level, seed)
+            BOT_DECISION_SECONDS.observe(time.perf_counter() - free)
+        BOT_DECISIONS.labels(level, "fallback" if move is None else "searched").inc()
         if move is not None:
             return move
         # In a thread: the fallback reads the legal moves, which may be dear.

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from app.context import Context
 from app.errors import ApiError
+from app.ops.metrics import CLOCK_TIMEOUTS
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store.models import Room, Seat, utcnow
@@ -131,6 +132,7 @@ class TurnClocks:
         try:
             await submit_move(self._hall, room.code, Mover(seat=seat),
                               platform_id("clock", room.version, seat), room.version, move)
+            CLOCK_TIMEOUTS.inc()
             log.info("room %s: seat %d ran out of time at version %d", room.code, seat,
                      room.version)
             # the new deadline, and seats marked away, reach every process

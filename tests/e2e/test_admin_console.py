@@ -73,6 +73,10 @@ def test_a_stuck_room_is_found_and_unstuck_by_clicking(open_client, server) -> N
     page.get_by_test_id("refresh").click()
     page.wait_for_function("() => !window.listBefore.isConnected")
     expect(errored.get_by_test_id("traceback")).to_be_visible()
+    # The server's stuck list names why, one click from the room (app/ops/stuck.py).
+    stuck = page.get_by_test_id("section-stuck").locator(f"[data-code='{broken}']")
+    expect(stuck.get_by_test_id("stuck-reason")).to_contain_text("A rule module raised")
+    expect(stuck.get_by_test_id("open-room")).to_have_attribute("href", f"#room={broken}")
     page.get_by_test_id("stalled-minutes").fill("0")
     page.get_by_test_id("room-search").fill("stuck sam")
     expect(page.get_by_test_id("room-row")).to_have_count(1)

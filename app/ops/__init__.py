@@ -1,0 +1,1 @@
+"""The host's view: metrics, stuck rooms, backups, graceful restarts and structured logs."""
