@@ -2,7 +2,7 @@
 // the moves grouped by what they are about, both cities (gates, armies, the Temple's pieces),
 // the cards in play and your hand. In your turn your opponent attacks your city (the book's
 // "II. Military Phase (Your opponent's turn)"); steps nobody can act in are skipped by the rules.
-import { h, replace } from "/static/ui.js";
+import { h, plural, replace } from "/static/ui.js";
 
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];
