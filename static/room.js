@@ -505,8 +505,7 @@ class RoomPage {
       this.bannerEl,
       this.absence.el,
       h("main", { class: "room" }, this.playersEl, this.centerEl,
-        h("div", { class: "side" }, this.logEl, this.chat.el)),
-      this.chat.fab);
+        h("div", { class: "side" }, this.logEl, this.chat.el)));
     this.setConn(this.conn);
   }
 
@@ -654,7 +653,8 @@ class RoomPage {
     const takeBack = ctx.canUndo ? h("button", { class: "btn take-back", "data-testid": "take-back",
       title: "Take back your last step (nobody has seen anything new since)",
       onclick: () => this.undo().catch(() => {}) }, "↶ Take back") : null;
-    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock);
+    // A phone's Chat button (shown with unread lines) rides in the sticky banner: never over the board.
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock, this.chat.fab);
     this.checkLowTime();
     this.measureSticky();
   }

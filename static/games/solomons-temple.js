@@ -242,7 +242,8 @@ function inPlay(p) {
   else if (p.bad_offering) out.push(["☠", "Bad Offering waits for the next Altar"]);
   if (p.david) out.push(["♔", "King David"]);
   if (p.solomon) out.push(["♔", "King Solomon"]);
-  if (p.scapegoat) out.push(["🐐", `Scapegoat (${p.scapegoat === "active" ? "active" : "sideways, not yet active"})`]);
+  // Capricorn, the goat, as text (U+FE0E): a symbol font has it where no emoji font is installed.
+  if (p.scapegoat) out.push(["\u2651\uFE0E", `Scapegoat (${p.scapegoat === "active" ? "active" : "sideways, not yet active"})`]);
   if (p.fast) out.push(["☾", p.fast_wait ? "Pray and Fast (counts from the next turn)" : `Pray and Fast (turn ${Math.min(p.fast, 3)} of 3)`]);
   if (p.siege) out.push(["⚑", `Lay Siege (turn ${p.siege})`]);
   return out;

@@ -198,7 +198,8 @@ export default {
     const lines = [];
     let main = "";
     const waiting = (what) => {
-      const others = ctx.toAct.filter((s) => s !== ctx.seat).map((s) => ctx.name(s));
+      // In a replay nobody acts, "you" neither: every seat to act is named, as the ▶ marks.
+      const others = ctx.toAct.filter((s) => ctx.replay || s !== ctx.seat).map((s) => ctx.name(s));
       return others.length ? `Waiting for ${others.join(", ")} ${what}.` : "";
     };
     if (view.phase === "over") {
