@@ -129,8 +129,11 @@ def _bots_play_temple_of_five(base: str) -> str:
 
 def test_a_temple_of_five_replay_reads_right(open_client, server) -> None:
     code = _bots_play_temple_of_five(server.url)
-    frames = httpx.get(f"{server.url}/api/rooms/{code}/replay?seat=0", timeout=20).json()["frames"]
-    names = {0: "Bot for Rhea", 1: "Bot 2", 2: "Bot 3"}
+    replay = httpx.get(f"{server.url}/api/rooms/{code}/replay?seat=0", timeout=20).json()
+    frames = replay["frames"]
+    # every seat as the table names it
+    names = {s["seat"]: f"Bot for {s['replaced']['name']}" if s.get("replaced")
+             else f"Bot {s['seat'] + 1}" for s in replay["room"]["seats"]}
     viewer: Client = open_client("viewer")
     page = viewer.page
     board = page.get_by_test_id("board")
@@ -143,6 +146,11 @@ def test_a_temple_of_five_replay_reads_right(open_client, server) -> None:
     # name exactly them, and nothing on the board can be pressed.
     draft = next(f for f in frames if f["view"]["phase"] == "draft" and len(f["to_act"]) >= 2
                  and any(f["view"]["seats"][0]["sent"].get(to) for to in ("left", "right")))
+    everyone = next(f for f in frames if f["view"]["phase"] == "draft" and len(f["to_act"]) == 3)
+    open_at(everyone["version"])  # "you" (seat 0) are named too: nobody acts in a replay
+    expect(page.locator(".seat-row .turn-mark").filter(has_text="▶")).to_have_count(3)
+    expect(board).to_contain_text(
+        "Waiting for " + ", ".join(names[s] for s in range(3)) + " to pass on their tiles.")
     open_at(draft["version"])
     marks = page.locator(".seat-row .turn-mark").filter(has_text="▶")
     expect(marks).to_have_count(len(draft["to_act"]))
