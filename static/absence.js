@@ -41,7 +41,7 @@ export function heldAt(handovers, seat, version) {
 }
 
 export class AbsenceNotice {
-  /** page: { room, me(), mySeat(), name(seat), roomAction(what, body, button), reclaim(button) } */
+  /** page: { room, version, me(), mySeat(), name(seat), roomAction(what, body, button), reclaim(button) } */
   constructor(page) {
     this.page = page;
     this.el = h("div", { class: "absence", "data-testid": "absence", role: "status" });
@@ -89,8 +89,13 @@ export class AbsenceNotice {
    * minute, and only until the table has played a round since (the log keeps the line). */
   returnLine(room) {
     const last = room.handovers?.[room.handovers.length - 1];
-    if (last?.kind !== "back" || Date.now() - Date.parse(last.at) > RETURN_SHOWN_MS) return null;
-    if (room.version - last.version >= room.seats.length) return null;
+    if (last?.kind !== "back") return null;
+    // Timed by this page's own clock from when it first showed the line (a device's clock may
+    // be minutes off the server's), and counted in moves from the state this page holds (the
+    // room message, and its version, is not pushed on every move).
+    if (this.returnShown?.at !== last.at) this.returnShown = { at: last.at, since: Date.now() };
+    if (Date.now() - this.returnShown.since > RETURN_SHOWN_MS) return null;
+    if ((this.page.version ?? room.version) - last.version >= room.seats.length) return null;
     this.showingReturn = true;
     return h("p", { class: "absence-line back", "data-testid": "returned" },
       `${last.player.name} is back and plays their own seat again.`);

@@ -549,6 +549,7 @@ class RoomPage {
     const page = this;
     return new AbsenceNotice({
       get room() { return page.room; },
+      get version() { return page.state?.version; }, // the game's version now (the room's lags)
       me,
       mySeat: () => page.mySeat(),
       name: (seat) => page.name(seat),

@@ -20,6 +20,7 @@ def test_the_running_score_at_the_end_is_the_end_tables(game_id: str) -> None:
         play = play_random(game, players, options, f"running:{game_id}:{players}:{k}")
         outcome = game.outcome(play.state)
         assert outcome is not None
+        assert not outcome.reason or outcome.reason[0].isupper(), outcome.reason  # a sentence
         for viewer in (None, *range(players)):
             view = game.view(play.state, viewer)
             if game_id == "solomons-temple":
