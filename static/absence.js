@@ -41,7 +41,7 @@ export function heldAt(handovers, seat, version) {
 }
 
 export class AbsenceNotice {
-  /** page: { room, me(), mySeat(), name(seat), roomAction(what, body, button), reclaim(button) } */
+  /** page: { room, version, me(), mySeat(), name(seat), roomAction(what, body, button), reclaim(button) } */
   constructor(page) {
     this.page = page;
     this.el = h("div", { class: "absence", "data-testid": "absence", role: "status" });
@@ -51,7 +51,7 @@ export class AbsenceNotice {
 
   /** Called once a second: redraw only when something on show changes with time. */
   tick() {
-    if (this.waitingOn !== null || this.showingReturn) this.update();
+    if (this.waitingOn !== null || this.showingReturn || this.holding) this.update();
   }
 
   update() {
@@ -59,6 +59,7 @@ export class AbsenceNotice {
     const player = this.page.me();
     this.waitingOn = null;
     this.showingReturn = false;
+    this.holding = false; // a seat the admin handed over, not yet to be taken back
     if (!room || room.status !== "active") {
       replace(this.el, room?.status === "finished" ? this.replacedLine(room, player, false) : null);
       return;
@@ -71,8 +72,13 @@ export class AbsenceNotice {
     }
     for (const seat of room.seats) {
       if (seat.replaced && seat.replaced.id !== player?.id) {
+        const who = seat.replaced.name;
+        const held = this.heldUntil(seat);
+        const why = seat.replaced.cause === "admin" ? `The admin handed ${who}'s seat to a bot`
+          : seat.replaced.cause === "left" ? `${who} left the game, so a bot plays their seat`
+          : `A bot is playing for ${who}, who was away`;
         lines.push(h("p", { class: "absence-line", "data-testid": "replaced-seat" },
-          `A bot is playing for ${seat.replaced.name}, who was away: ${standInDoes(seat.bot)}; they can take the seat back when they return.`));
+          `${why}: ${standInDoes(seat.bot)}; ${held ? `${who} can take the seat back from ${held}.` : "they can take the seat back when they return."}`));
       }
     }
     lines.push(this.returnLine(room));
@@ -83,8 +89,13 @@ export class AbsenceNotice {
    * minute, and only until the table has played a round since (the log keeps the line). */
   returnLine(room) {
     const last = room.handovers?.[room.handovers.length - 1];
-    if (last?.kind !== "back" || Date.now() - Date.parse(last.at) > RETURN_SHOWN_MS) return null;
-    if (room.version - last.version >= room.seats.length) return null;
+    if (last?.kind !== "back") return null;
+    // Timed by this page's own clock from when it first showed the line (a device's clock may
+    // be minutes off the server's), and counted in moves from the state this page holds (the
+    // room message, and its version, is not pushed on every move).
+    if (this.returnShown?.at !== last.at) this.returnShown = { at: last.at, since: Date.now() };
+    if (Date.now() - this.returnShown.since > RETURN_SHOWN_MS) return null;
+    if ((this.page.version ?? room.version) - last.version >= room.seats.length) return null;
     this.showingReturn = true;
     return h("p", { class: "absence-line back", "data-testid": "returned" },
       `${last.player.name} is back and plays their own seat again.`);
@@ -95,13 +106,28 @@ export class AbsenceNotice {
     const seat = player && room.seats.find((s) => s.replaced?.id === player.id);
     if (!seat) return null;
     const handover = [...(room.handovers || [])].reverse().find((o) => o.seat === seat.seat && o.kind !== "back");
-    const why = handover?.cause === "admin" ? "The admin handed your seat to a bot"
-      : handover?.cause === "left" ? "You left the game, so a bot plays your seat"
+    const cause = seat.replaced.cause || handover?.cause;
+    const why = cause === "admin" ? "The admin handed your seat to a bot"
+      : cause === "left" ? "You left the game, so a bot plays your seat"
       : "You were away, so the other players voted a bot into your seat";
+    // A seat the admin handed over stays the bot's a while: say until when, and offer the
+    // button only once the server will take it (no button that refuses).
+    const held = playing ? this.heldUntil(seat) : null;
     return h("p", { class: "absence-line mine", "data-testid": "replaced-me" },
-      playing ? `${why}: ${botWords(seat.bot)} plays for you until you come back. ` : `${why}; the bot finished the game for you.`,
-      playing ? h("button", { class: "btn primary small", "data-testid": "reclaim", "data-key": "reclaim",
-                              onclick: (e) => this.page.reclaim(e.currentTarget) }, "Take my seat back") : null);
+      playing ? `${why}: ${botWords(seat.bot)} plays for you${held ? `; you can take your seat back from ${held}.` : " until you come back. "}`
+        : `${why}; the bot finished the game for you.`,
+      playing && !held ? h("button", { class: "btn primary small", "data-testid": "reclaim", "data-key": "reclaim",
+                                       onclick: (e) => this.page.reclaim(e.currentTarget) }, "Take my seat back") : null);
+  }
+
+  /** "20:01 (in 9 min)" while the admin's hold on a handed-over seat lasts, else null. */
+  heldUntil(seat) {
+    const at = seat.replaced?.reclaim_after;
+    const left = at ? Date.parse(at) - Date.now() : 0;
+    if (left <= 0) return null;
+    this.holding = true;
+    const time = new Date(Date.parse(at)).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return `${time} (in ${left < 60_000 ? `${Math.ceil(left / 1000)} s` : `${Math.ceil(left / 60_000)} min`})`;
   }
 
   absentLine(seat, mine) {

@@ -78,10 +78,9 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
             h("td", {}, p.bot ? "bot" : String(p.connections)),
             h("td", {}, acting ? "yes" : ""),
             h("td", {}, h("div", { class: "row" },
-              p.bot ? null : h("button", { class: "btn small", "data-testid": "act-bot",
-                onclick: () => act(`Hand seat ${p.seat + 1} to a bot?`,
-                  `${who} loses the seat; a bot plays it from now on.`, "Hand to a bot",
-                  "POST", "/bot", { seat: p.seat }, () => `Seat ${p.seat + 1} is now played by a bot.`) },
+              p.bot || !active ? null : h("button", { class: "btn small", "data-testid": "act-bot",
+                onclick: () => act(`Hand seat ${p.seat + 1} to a bot?`, handOverText(who, data.handover_hold_seconds),
+                  "Hand to a bot", "POST", "/bot", { seat: p.seat }, () => `Seat ${p.seat + 1} is now played by a bot.`) },
                 "Hand to a bot"),
               active && acting ? h("button", { class: "btn small", "data-testid": "act-zombie",
                 title: "The game's own default move for the seat (what a bot falls back on)",
@@ -119,14 +118,18 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
   function previewCard(data) {
     const p = page.preview;
     if (!p) return null;
-    // Rolling back to the current version only makes sense to revive an errored or aborted room.
-    const current = p.version === data.room.version && !["errored", "aborted"].includes(data.room.status);
+    // Rolling back to the current version only makes sense to revive an errored room; a closed
+    // room (aborted, or finished with its replay public) is not rolled back: no button for it.
+    const closed = ["aborted", "finished"].includes(data.room.status);
+    const current = p.version === data.room.version && data.room.status !== "errored";
     return h("section", { class: "card preview", "data-testid": "preview", "data-version": p.version },
       h("h2", {}, `State at version ${p.version}`),
       h("p", {}, p.outcome ? "The game is over at this version." : `To act: ${p.to_act.map((s) => seatName(data.players[s])).join(", ") || "nobody"}.`),
       jsonBlock(p.state),
+      closed ? h("p", { class: "hint", "data-testid": "no-rollback" },
+        `This room is ${data.room.status}: it is not rolled back.`) : null,
       h("div", { class: "row" },
-        h("button", { class: "btn primary", "data-testid": "rollback", disabled: current,
+        closed ? null : h("button", { class: "btn primary", "data-testid": "rollback", disabled: current,
           onclick: () => act(`Roll back to version ${p.version}?`,
             `The ${plural(data.room.version - p.version, "move")} after version ${p.version} ${data.room.version - p.version === 1 ? "is" : "are"} deleted and the game goes on from the state shown.`,
             "Roll back", "POST", "/rollback", { version: p.version },
@@ -166,6 +169,15 @@ export function openAdminRoom(root, code, { shell, onDenied }) {
   load();
   const timer = setInterval(() => { if (!document.querySelector("dialog[open]")) load(); }, 10000);
   return { dispose() { page.disposed = true; clearInterval(timer); presses.dispose(); } };
+}
+
+/** The hand-over dialog's sentence: what the player, the table and the admin will all read
+ * (the seat is the bot's for the hold, then its player may take it back). */
+function handOverText(who, holdSeconds) {
+  const minutes = Math.round((holdSeconds || 0) / 60);
+  const hold = holdSeconds ? `from ${minutes >= 1 ? plural(minutes, "minute") : plural(Math.round(holdSeconds), "second")} after this`
+    : "at any time";
+  return `A bot plays ${who}'s seat from now on. ${who} and the others at the table read that the admin handed it to a bot; ${who} can take the seat back ${hold}.`;
 }
 
 /** The actions taken on the room; admins' looks inside it (audited `read` lines) are counted

@@ -19,7 +19,9 @@ export function timeCell(when) {
 
 /** A seat's display name as the admin needs it: the person, else the bot, else empty. */
 export function seatName(p) {
-  return p.name || (p.bot ? `Bot ${p.seat + 1}` : `empty seat ${p.seat + 1}`);
+  if (p.name) return p.name;
+  if (p.bot) return p.replaced ? `Bot for ${p.replaced}` : `Bot ${p.seat + 1}`; // as the table names it
+  return `empty seat ${p.seat + 1}`;
 }
 
 /** Seats as chips: name, bot, connected dot, and a ▶ on the seats to act. */

@@ -23,19 +23,24 @@ export function openLobby(root) {
     const player = me();
     replace(root,
       topbar(player, draw),
+      // A first visit sees the games (and "Play vs computer") at once; the name is asked when
+      // it is needed (creating, joining, playing), or given here up front.
       h("main", { class: "lobby" },
         player ? null : nameCard(draw),
-        player ? joinCard() : null,
+        joinCard(),
         player && recentRooms().length ? recentCard() : null,
-        player ? h("section", { class: "card", "aria-labelledby": "open-title" },
+        h("section", { class: "card", "aria-labelledby": "open-title" },
           h("h2", { id: "open-title" }, "Public rooms waiting for players"),
-          openList) : null,
-        player ? h("section", { class: "card wide", "aria-labelledby": "new-room" },
+          openList),
+        h("section", { class: "card wide", "aria-labelledby": "new-room" },
           h("h2", { id: "new-room" }, "Start a new room"),
           h("p", { class: "hint" }, "Pick a game, set it up, then send the invite link to your friends."),
-          gameCards()) : null));
-    if (player) refreshOpen();
+          gameCards())));
+    refreshOpen();
   }
+
+  /** The lobby's actions need a name: ask for one first, if this browser has none yet. */
+  needName = () => (me() ? Promise.resolve() : askName().then(() => draw()));
 
   async function refreshOpen() {
     clearTimeout(timer);
@@ -72,6 +77,25 @@ export function openLobby(root) {
 
   draw();
   return { dispose() { alive = false; clearTimeout(timer); presses.dispose(); } };
+}
+
+// Set by the open lobby: ask a nameless visitor for a name, then redraw with it.
+let needName = () => (me() ? Promise.resolve() : askName());
+
+/** A dialog asking for a name; resolves once the player is made, rejects when dismissed. */
+function askName() {
+  return new Promise((resolve, reject) => {
+    const dialog = h("dialog", { class: "dialog", "data-testid": "ask-name" });
+    const close = () => { dialog.close(); dialog.remove(); };
+    dialog.addEventListener("cancel", () => { dialog.remove(); reject(new Error("no name")); });
+    dialog.append(h("h2", {}, "First, your name"),
+      h("p", { class: "hint" }, "Your friends see it at the table."),
+      nameForm(null, "Continue", () => { close(); resolve(); }, { key: "ask-name-input" }),
+      h("div", { class: "row end" }, h("button", { class: "btn ghost", type: "button",
+        onclick: () => { close(); reject(new Error("no name")); } }, "Cancel")));
+    document.body.append(dialog);
+    dialog.showModal();
+  });
 }
 
 const STATUS_WORDS = { lobby: "waiting for players", active: "in play", finished: "finished",
@@ -206,6 +230,11 @@ function joinCard() {
 /** Take a free seat if there is one, then open the room (to watch, if it is full or started). */
 export async function joinRoom(code) {
   try {
+    await needName();
+  } catch {
+    return; // no name given: stay in the lobby
+  }
+  try {
     const room = await api("GET", `/api/rooms/${encodeURIComponent(code)}`);
     if (room.status === "lobby") {
       try {
@@ -243,6 +272,11 @@ function gameCard(game) {
     if (!Number.isInteger(count) || count < game.min_players || count > game.max_players) {
       toast(`${game.title} is for ${game.min_players} to ${game.max_players} players.`);
       seats.focus();
+      return;
+    }
+    try {
+      await needName();
+    } catch {
       return;
     }
     try {
@@ -287,6 +321,11 @@ function vsComputer(game, variants) {
     if (!Number.isInteger(count) || count < smallest || count > game.max_players) {
       toast(`Against the computer, ${game.title} is for ${smallest} to ${game.max_players} players.`);
       seats.focus();
+      return;
+    }
+    try {
+      await needName();
+    } catch {
       return;
     }
     button.disabled = true;

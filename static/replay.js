@@ -26,7 +26,8 @@ function name(seat) {
   const s = page.data?.room.seats[seat];
   if (!s) return `Seat ${seat + 1}`;
   if (s.player) return s.player.name;
-  return s.bot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`;
+  if (s.bot) return s.replaced ? `Bot for ${s.replaced.name}` : `Bot ${seat + 1}`;
+  return `Seat ${seat + 1}`;
 }
 
 /** "Seat 2" in rule texts as names; `names` overrides seats (the mover as the seat was held then). */
@@ -51,6 +52,7 @@ function ctx() {
     players: room.seats.map((s) => ({
       seat: s.seat, name: name(s.seat), bot: s.bot, connected: true, host: s.player?.id === room.host,
       you: Boolean(player && s.player?.id === player.id), empty: !s.player && !s.bot })),
+    replay: true, // renderers: nobody here may act, "you" included; name every seat to act
     play: () => Promise.reject(new Error("This is a replay.")),
     status: f.outcome ? "finished" : "active", version: f.version, outcome: f.outcome,
     options: room.options, events: f.events, pending: false, local: page.local,
@@ -146,6 +148,9 @@ function stop() {
 function drawBoard() {
   try {
     page.renderer.render(els.board, frame().view, ctx());
+    // A replay takes no moves: a renderer's own controls (a tile to pick, Rotate, a bonus piece)
+    // are drawn as what they are here, not usable.
+    for (const control of els.board.querySelectorAll("button, input, select")) control.disabled = true;
   } catch (err) {
     console.error(err);
     replace(els.board, h("p", { class: "empty" }, `This board could not be drawn: ${err.message}`));
@@ -183,6 +188,7 @@ function draw() {
       h("li", { class: e.to ? "private" : "" }, words(e.text, own), e.to ? h("span", { class: "tag" }, `only ${e.to.map(name).join(", ")}`) : null))) : null,
     over ? h("div", { "data-testid": "replay-outcome" }, h("h3", {}, over.winners.length ? `${over.winners.map(name).join(" and ")} win${over.winners.length > 1 ? "" : "s"}` : "Game over"),
       over.reason ? h("p", { class: "hint" }, words(over.reason)) : null) : null);
+  const scores = Array.isArray(f.view?.scores) && f.view.scores.every((x) => typeof x === "number") ? f.view.scores : null;
   replace(els.players, h("h2", { class: "panel-title" }, "Players"),
     h("ol", { class: "seats" }, c.players.map((p) => {
       const acting = f.to_act.includes(p.seat);
@@ -196,6 +202,9 @@ function draw() {
         h("span", { class: "turn-mark", "aria-hidden": "true" }, acting ? "▶" : ""),
         h("span", { class: "who" }, h("span", { class: "seat-name" }, p.name), p.bot ? h("span", { class: "tag bot" }, "bot") : null,
           over ? h("span", { class: "tag" }, `${over.scores[p.seat]} pts`) : null),
+        // The running score, as the table showed it at this move (a view's `scores`).
+        scores && !over ? h("span", { class: "seat-score", "data-testid": "replay-score", "data-seat": p.seat },
+          `${scores[p.seat] ?? 0} ${scores[p.seat] === 1 ? "pt" : "pts"}`) : null,
         h("span", { class: "seat-badge" }, badge));
     })));
   const url = new URL(location.href);

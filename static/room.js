@@ -508,8 +508,7 @@ class RoomPage {
       this.bannerEl,
       this.absence.el,
       h("main", { class: "room" }, this.playersEl, this.centerEl,
-        h("div", { class: "side" }, this.logEl, this.chat.el)),
-      this.chat.fab);
+        h("div", { class: "side" }, this.logEl, this.chat.el)));
     this.setConn(this.conn);
   }
 
@@ -553,6 +552,7 @@ class RoomPage {
     const page = this;
     return new AbsenceNotice({
       get room() { return page.room; },
+      get version() { return page.state?.version; }, // the game's version now (the room's lags)
       me,
       mySeat: () => page.mySeat(),
       name: (seat) => page.name(seat),
@@ -657,7 +657,8 @@ class RoomPage {
     const takeBack = ctx.canUndo ? h("button", { class: "btn take-back", "data-testid": "take-back",
       title: "Take back your last step (nobody has seen anything new since)",
       onclick: () => this.undo().catch(() => {}) }, "↶ Take back") : null;
-    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock);
+    // A phone's Chat button (shown with unread lines) rides in the sticky banner: never over the board.
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock, this.chat.fab);
     this.checkLowTime();
     this.measureSticky();
   }
@@ -778,7 +779,13 @@ class RoomPage {
    * note if the clock played it. A line still waiting for the log shows the pushed events. */
   entryLines(entry) {
     const mover = entry.seat == null ? null : this.moverName(entry);
-    const own = entry.seat == null ? {} : { [entry.seat]: mover };
+    // Every seat named as it was held when the move was made, not as it is held now.
+    const own = {};
+    for (const s of this.room?.seats || []) {
+      const then = heldAt(this.room.handovers, s.seat, entry.version);
+      if (then) own[s.seat] = then.name;
+    }
+    if (entry.seat != null) own[entry.seat] = mover;
     const lines = [];
     if (entry.text && entry.seat != null) lines.push({ text: `${mover} ${this.words(entry.text, own)}.`, to: null, own: true });
     for (const e of entry.events || []) lines.push({ text: this.words(e.text, own), to: e.to ?? null });
@@ -789,23 +796,23 @@ class RoomPage {
   drawLog() {
     if (!this.logEl || this.room?.status === "lobby") return;
     const lines = [];
-    const handovers = this.room?.handovers || [];
-    const notes = this.room?.admin_log || [];
-    const versions = new Set([...this.log.keys(), ...handovers.map((o) => o.version), ...notes.map((n) => n.version)]);
+    const between = this.betweenLines();
+    // A move's events wait for its own line (fetched shortly), so they never show above it.
+    const shown = [...this.log.values()].filter((e) => !e.partial).map((e) => e.version);
+    const versions = new Set([...shown, ...between.map((o) => o.version)]);
     const last = Math.max(0, ...[...this.log.keys()].filter((v) => v <= (this.state?.version ?? Infinity)));
     for (const version of [...versions].sort((a, b) => b - a)) {
       // What happened after move N (a seat changing hands, an admin's action) is newer than move N:
-      // above it in this newest-first list.
-      for (const n of notes.filter((o) => o.version === version).reverse()) {
-        lines.push(h("li", { class: "admin-note", "data-testid": "admin-line", "data-version": version },
-          h("span", { class: "log-n" }), h("span", {}, this.words(n.text))));
-      }
-      for (const o of handovers.filter((o) => o.version === version).reverse()) {
-        lines.push(h("li", { class: "handover", "data-testid": "handover-line", "data-version": version },
-          h("span", { class: "log-n" }), h("span", {}, handoverText(o))));
+      // above it in this newest-first list, the newest first.
+      for (const o of between.filter((b) => b.version === version)) {
+        lines.push(o.handover
+          ? h("li", { class: "handover", "data-testid": "handover-line", "data-version": version },
+            h("span", { class: "log-n" }), h("span", {}, handoverText(o.handover)))
+          : h("li", { class: "admin-note", "data-testid": "admin-line", "data-version": version },
+            h("span", { class: "log-n" }), h("span", {}, this.words(o.text))));
       }
       const entry = this.log.get(version);
-      if (!entry) continue;
+      if (!entry || entry.partial) continue;
       const newest = version === last;
       this.entryLines(entry).forEach((t, i) => lines.push(h("li", {
         class: [t.to ? "private" : "", newest ? "last" : "", t.own ? "" : "event"].filter(Boolean).join(" ") || null,
@@ -825,6 +832,23 @@ class RoomPage {
     }
     replace(this.logEl, h("h2", { class: "panel-title" }, "Moves"),
       h("ol", { class: "log-list", "data-testid": "log", "data-scroll": "log", "data-scroll-from": "end", reversed: true }, lines));
+  }
+
+  /** The lines between moves, newest first: the admin's actions (`admin_log`) and seats changing
+   * hands (`handovers`). One line per admin action: the admin's hand-over is said by its admin
+   * line, not again by its handover. A rollback to move N places what happened before it (and
+   * after move N) at N, below the rollback's own line: its bot moves come after it. */
+  betweenLines() {
+    const notes = (this.room?.admin_log || []).map((n) => ({ version: n.version, at: n.at, text: n.text, action: n.action }));
+    const rollbacks = notes.filter((n) => n.action === "rollback");
+    const told = Array.isArray(this.room?.admin_log); // the server writes an admin line per action
+    const handovers = (this.room?.handovers || [])
+      .filter((o) => !(told && o.kind === "bot" && o.cause === "admin"))
+      .map((o) => {
+        const later = rollbacks.filter((r) => Date.parse(r.at) >= Date.parse(o.at)).map((r) => r.version);
+        return { version: Math.min(o.version, ...later), at: o.at, handover: o };
+      });
+    return [...notes, ...handovers].sort((a, b) => b.version - a.version || Date.parse(b.at) - Date.parse(a.at));
   }
 
   /** Whose private line this is: "only you" for mine; after the game, others' lines by name. */

@@ -10,6 +10,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from app.admin.replays import replay_payload, state_at
+from app.config import get_settings
 from app.context import Context
 from app.errors import ApiError
 from app.play.client_ids import platform_id
@@ -56,6 +57,8 @@ async def inspect_room(hall: Context, code: str) -> dict[str, Any]:
         "error": room.error,
         "to_act": _to_act(room) if room.status == "active" else [],
         "connections": {s.seat: s.connections for s in read.seats},
+        # how long a seat handed to a bot stays the bot's (the hand-over dialog says it)
+        "handover_hold_seconds": get_settings().admin_handover_hold_seconds,
         "players": read.players,
         "created_at": room.created_at,
         "last_move_at": room.last_move_at,

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.errors import ApiError
 from app.play.movelog import by_name
@@ -294,6 +295,9 @@ class SharedPaths(TablePaths):
             seat = await session.get(Seat, (room.code, seat_no))
             if seat is None:
                 raise ApiError(422, "bad_seat", f"This room has no seat {seat_no}.")
+            if room.status in ("finished", "aborted"):  # nothing left to play for the bot
+                raise ApiError(409, "not_playing", "This game is over: its seats are not "
+                               "handed to bots.")
             holder = await _holder(session, room.code, seat_no)
             _audit(session, actor, "bot", room.code, room.version, seat=seat_no,
                    player=seat.player_id, bot=seat.bot,
@@ -347,13 +351,17 @@ class SharedPaths(TablePaths):
 
 
 async def _players(session: AsyncSession, codes: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Each room's seats: who holds them and whether they are connected."""
+    """Each room's seats: who holds them, the player a bot stands in for (`replaced`, so the
+    console names the bot as the table does: "Bot for Ada"), and whether they are connected."""
+    stood_for = aliased(Player)
     rows = (await session.execute(
-        select(Seat, Player.name).outerjoin(Player, Seat.player_id == Player.id)
+        select(Seat, Player.name, stood_for.name).outerjoin(Player, Seat.player_id == Player.id)
+        .outerjoin(stood_for, Seat.replaced_id == stood_for.id)
         .where(Seat.room_code.in_(codes)).order_by(Seat.room_code, Seat.seat))).all()
     found: dict[str, list[dict[str, Any]]] = {code: [] for code in codes}
-    for seat, name in rows:
+    for seat, name, replaced in rows:
         found[seat.room_code].append({"seat": seat.seat, "name": name, "bot": seat.bot,
+                                      "replaced": replaced if seat.bot is not None else None,
                                       "connections": seat.connections,
                                       "connected": seat.bot is not None or seat.connections > 0})
     return found

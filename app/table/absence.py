@@ -115,15 +115,22 @@ def reclaimed_seat(room: Any, seats: Sequence[Any], player: Any) -> Any:
     return seat
 
 
+def admin_hold_until(last: Any | None) -> datetime | None:
+    """When the player may take back a seat the admin handed to a bot (`last`: the seat's last
+    hand-over, with kind, cause, at; None: none), or None when no admin's hold applies. The
+    room payload says it (`replaced.reclaim_after`), so every page tells the same time."""
+    if last is None or last.kind != "bot" or last.cause != "admin":
+        return None
+    return as_utc(last.at) + timedelta(seconds=get_settings().admin_handover_hold_seconds)
+
+
 def not_held_by_admin(last: Any | None) -> None:
     """A seat the admin handed to a bot stays the bot's for ADMIN_HANDOVER_HOLD_SECONDS: the
     player's immediate reclaim would undo the admin's decision. Judged on the seat's last
     hand-over (`last`: kind, cause, at; None: none), so it holds across processes and restarts."""
     hold = get_settings().admin_handover_hold_seconds
-    if last is None or last.kind != "bot" or last.cause != "admin":
-        return
-    until = as_utc(last.at) + timedelta(seconds=hold)
-    if utcnow() < until:
+    until = admin_hold_until(last)
+    if until is not None and utcnow() < until:
         raise ApiError(409, "held_by_admin", "The admin handed your seat to a bot; you can take "
                        f"it back from {until:%H:%M} UTC ({hold / 60:g} minutes after), or ask "
                        "the admin.")
@@ -153,10 +160,20 @@ def absence_fields(room: Any, seats: Sequence[Any], votes: Iterable[Any],
             "vote_after": vote_opens(since).isoformat() if since else None,
             "votes": counted.get(seat.seat, []),
             "votes_needed": votes_needed(seats, seat.seat) if since else None,
-            "replaced": ({"id": seat.replaced_id, "name": names.get(seat.replaced_id, "?")}
+            "replaced": ({"id": seat.replaced_id, "name": names.get(seat.replaced_id, "?"),
+                          **_replaced_how(seat.seat, handovers)}
                          if seat.replaced_id else None),
         }
     return per_seat, [{"seat": h.seat, "kind": h.kind, "cause": h.cause, "version": h.version,
                        "at": as_utc(h.at).isoformat(),
                        "player": {"id": h.player_id, "name": names.get(h.player_id, "?")}}
                       for h in handovers]
+
+
+def _replaced_how(seat: int, handovers: Sequence[Any]) -> dict[str, Any]:
+    """Why a bot holds the seat (`cause`: vote, left, admin; None: unknown) and from when
+    its player may take it back (`reclaim_after`, ISO; None: now), from its last hand-over."""
+    last = next((h for h in reversed(handovers) if h.seat == seat), None)
+    until = admin_hold_until(last)
+    return {"cause": last.cause if last is not None and last.kind == "bot" else None,
+            "reclaim_after": until.isoformat() if until is not None else None}

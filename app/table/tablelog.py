@@ -22,10 +22,10 @@ TEXT = "text"
 
 
 def admin_log(actions: Iterable[Any]) -> list[dict[str, Any]]:
-    """`[{"version", "text", "at"}]`, oldest first, from audit rows (action, version, detail,
-    at) in the order they were written. A line is placed after the move it followed (a take-back
-    of move N after move N-1); a rollback to move N moves the lines of the moves it undid to N
-    (they happened, the moves did not)."""
+    """`[{"version", "text", "at", "action"}]`, oldest first, from audit rows (action, version,
+    detail, at) in the order they were written. A line is placed after the move it followed (a
+    take-back of move N after move N-1); a rollback to move N moves the lines of the moves it
+    undid to N (they happened, the moves did not)."""
     notes: list[dict[str, Any]] = []
     for action in actions:
         detail = action.detail or {}
@@ -39,7 +39,8 @@ def admin_log(actions: Iterable[Any]) -> list[dict[str, Any]]:
             version = detail.get("to", version)
             for note in notes:
                 note["version"] = min(note["version"], version)
-        notes.append({"version": version, "text": text, "at": as_utc(action.at).isoformat()})
+        notes.append({"version": version, "text": text, "at": as_utc(action.at).isoformat(),
+                      "action": action.action})
     return notes
 
 

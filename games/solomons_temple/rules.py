@@ -250,7 +250,9 @@ class SolomonsTemple:
             "reason": state["reason"],
             "texts": dict(_TEXTS),
             "last": dict(state["last"]) if state.get("last") else None,
-            "scores": [
+            # Temple pieces built, out of 15: what decides the game (15 and the Filling win;
+            # at the turn limit the larger Temple). Not "scores": the score is 1 for the win.
+            "pieces": [
                 len(state["structures"][s]) + len(state["furnishings"][s]) for s in range(2)
             ],
             "announced": dict(state["announced"])
@@ -968,10 +970,11 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         built = [len(state["structures"][s]) + len(state["furnishings"][s]) for s in range(2)]
         if built[0] == built[1]:
             return _finish(
-                state, None, f"Turn limit reached with equal Temples ({built[0]} pieces)."
+                state, None, f"Turn limit reached with equal Temples ({built[0]} pieces each)."
             )
         best = built.index(max(built))
-        return _finish(state, best, f"Turn limit reached; Seat {best + 1} built more ({built}).")
+        return _finish(state, best, f"Turn limit reached; Seat {best + 1} built the larger "
+                       f"Temple ({built[best]} pieces to {built[1 - best]}).")
     nxt = 1 - seat
     state.update(
         turn=nxt,

@@ -311,7 +311,7 @@ class TempleOfFive:
         keys = [(scores[s], state["seats"][s]["priests"]) for s in range(state["players"])]
         ranking = [1 + sum(1 for other in keys if other > mine) for mine in keys]
         winners = [s for s, rank in enumerate(ranking) if rank == 1]
-        return Outcome([float(x) for x in scores], winners, ranking, "the temple is complete",
+        return Outcome([float(x) for x in scores], winners, ranking, "The temple is complete.",
                        breakdown=_breakdown(state))
 
     def zombie_move(self, state: State, seat: int) -> Move:

@@ -572,9 +572,10 @@ def _nth(index: Any) -> str:
 
 
 def _where(move: Move) -> str:
-    """A block's place: 'on end' or 'flat', from its lowest, leftmost cell, counted from 1."""
-    turned = "on end" if move.get("dir") == "upright" else "flat"
-    return f"{turned} at column {_nth(move.get('col'))}, layer {_nth(move.get('row'))}"
+    """A block's place: 'on end' or 'flat' (a 1x1 is neither), from its lowest, leftmost cell,
+    counted from 1."""
+    turned = "" if move.get("size") == 1 else "on end " if move.get("dir") == "upright" else "flat "
+    return f"{turned}at column {_nth(move.get('col'))}, layer {_nth(move.get('row'))}"
 
 
 def _score(player: dict[str, Any]) -> dict[str, int]:

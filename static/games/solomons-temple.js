@@ -2,7 +2,7 @@
 // the moves grouped by what they are about, both cities (gates, armies, the Temple's pieces),
 // the cards in play and your hand. In your turn your opponent attacks your city (the book's
 // "II. Military Phase (Your opponent's turn)"); steps nobody can act in are skipped by the rules.
-import { h, replace } from "/static/ui.js";
+import { h, plural, replace } from "/static/ui.js";
 
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];
@@ -63,8 +63,8 @@ function label(m, step) {
     case "reshuffle": return "Reshuffle hand";
     case "to_military": return "Done: to the attack";
     case "end_military": return "End the attack";
-    case "skip_build": return "No build: discard";
-    case "end_turn": return step === "build" ? "End turn (no build)" : "End turn";
+    case "skip_build": return step === "build" ? "Discard cards, then end the turn (no build)" : "No build: discard";
+    case "end_turn": return step === "build" ? "End turn now (keep every card)" : "End turn";
     case "pass": return { sin: "No Sin: let it be built", answer: "Let the Sin stand", blemish: "Let it stand",
       defend: "No Israelite Army", instant: "Nothing now", peace_take: "Take nothing", siege_move: "No siege move" }[step] || "Pass";
     default: return m.type;
@@ -97,17 +97,26 @@ function moveButton(m, step, ctx, primary) {
   }, label(m, step));
 }
 
+/** A hand that cannot build (Phase III with no piece to announce): discarding is what frees it,
+ * so "Discard cards" leads, as the page's main button, before "End turn now". */
+function clogged(view, ctx) {
+  return view.step === "build" && !ctx.legalMoves.some((m) => m.type === "announce");
+}
+
 function movesPanel(view, ctx) {
   if (!ctx.legalMoves.length) return h("div", { class: "st-moves", "data-testid": "moves" });
   const groups = new Map(GROUPS.map(([name]) => [name, []]));
-  for (const m of ctx.legalMoves) groups.get(group(m)).push(m);
+  const stuck = clogged(view, ctx);
+  const moves = stuck ? [...ctx.legalMoves].sort((a, b) => (b.type === "skip_build") - (a.type === "skip_build")) : ctx.legalMoves;
+  for (const m of moves) groups.get(group(m)).push(m);
   let first = true;
   const rows = [];
   for (const [name, moves] of groups) {
     if (!moves.length) continue;
-    const primary = first && name !== "Go on";
+    const primary = first && name !== "Go on" && !stuck;
     rows.push(h("div", { class: "st-group" }, h("span", { class: "st-group-name" }, name),
-      h("div", { class: "st-group-moves" }, moves.map((m, i) => moveButton(m, view.step, ctx, primary && i === 0)))));
+      h("div", { class: "st-group-moves" }, moves.map((m, i) => moveButton(m, view.step, ctx,
+        stuck ? m.type === "skip_build" : primary && i === 0)))));
     first = false;
   }
   return h("div", { class: "st-moves", "data-testid": "moves" }, rows);
@@ -146,7 +155,7 @@ function prompt(view, ctx) {
       return `Israelite Army: where does army ${view.relocate[0] + 1} (${where(a[0], a[1])}) go? Click a free space of your city or a button.`; }
     case "build": return ctx.legalMoves.some((m) => m.type === "announce")
       ? "Phase III: build a piece (your opponent may answer with a Sin; they do not see which), or end your turn without building."
-      : "Phase III: you hold no piece you can build (a Structure, a Furnishing whose Structure stands, a Guarded Gate for an open gate): end your turn, or discard first.";
+      : "Phase III: you hold no piece you can build (a Structure, a Furnishing whose Structure stands, a Guarded Gate for an open gate). Discard up to two cards to draw fresh ones next turn, or end your turn keeping your hand.";
     case "sin": return `${them} announced a build: play one Sin to stop it (they may atone), or let it be built.`;
     case "answer": return `${them} played the Sin ${view.sin} against your build: atone with a Burnt Offering or the Scapegoat, or the Sin stands and you do not build.`;
     case "blemish": return `${them} offered a ${view.offering}: a Blemished Animal negates it.`;
@@ -233,7 +242,8 @@ function inPlay(p) {
   else if (p.bad_offering) out.push(["☠", "Bad Offering waits for the next Altar"]);
   if (p.david) out.push(["♔", "King David"]);
   if (p.solomon) out.push(["♔", "King Solomon"]);
-  if (p.scapegoat) out.push(["🐐", `Scapegoat (${p.scapegoat === "active" ? "active" : "sideways, not yet active"})`]);
+  // Capricorn, the goat, as text (U+FE0E): a symbol font has it where no emoji font is installed.
+  if (p.scapegoat) out.push(["\u2651\uFE0E", `Scapegoat (${p.scapegoat === "active" ? "active" : "sideways, not yet active"})`]);
   if (p.fast) out.push(["☾", p.fast_wait ? "Pray and Fast (counts from the next turn)" : `Pray and Fast (turn ${Math.min(p.fast, 3)} of 3)`]);
   if (p.siege) out.push(["⚑", `Lay Siege (turn ${p.siege})`]);
   return out;
@@ -241,7 +251,7 @@ function inPlay(p) {
 
 function sidePanel(view, seat, ctx, last) {
   const s = view.sides[seat];
-  const score = (view.scores || [])[seat] ?? s.structures.length + s.furnishings.length;
+  const score = pieces(view, seat);
   const chips = inPlay(s.play);
   return h("section", { class: "st-side" + (seat === view.turn ? " on-turn" : ""), "data-testid": `side-${seat}` },
     h("h3", {}, `${ctx.name(seat)}'s city`, seat === ctx.seat ? " (you)" : "",
@@ -252,6 +262,31 @@ function sidePanel(view, seat, ctx, last) {
         : h("span", { class: "st-none" }, "No cards in play")),
     h("div", { class: "st-meta" }, `Hand ${s.hand_size} · pile ${s.deck_size} · discards ${s.discard.length}`,
       s.discard.length ? ` (last: ${s.discard[s.discard.length - 1]})` : ""));
+}
+
+/** Temple pieces built (5 Structures + 10 Furnishings): what decides the game. */
+function pieces(view, seat) {
+  const s = view.sides[seat];
+  return (view.pieces || [])[seat] ?? s.structures.length + s.furnishings.length;
+}
+
+/** How the game ends, in words: the Filling, or the turn limit's larger Temple. */
+function endRule(view) {
+  return "To win: build all 15 Temple pieces (5 Structures, 10 Furnishings), then play the Filling of the Holy of Holies. "
+    + `If nobody has by the end of turn ${view.turn_limit}, the larger Temple wins (equal Temples: a draw).`;
+}
+
+/** From 20 turns before the limit: how many are left and who the limit would make the winner. */
+function limitWarning(view, ctx) {
+  if (view.step === "over" || view.turn_no < view.turn_limit - 20) return null;
+  const left = view.turn_limit - view.turn_no;
+  const [a, b] = [pieces(view, 0), pieces(view, 1)];
+  const now = a === b ? `the Temples are equal (${a} pieces each): a draw`
+    : `${ctx.name(a > b ? 0 : 1)} would win (${Math.max(a, b)} pieces to ${Math.min(a, b)})`;
+  return h("div", { class: "st-limit", role: "status", "data-testid": "turn-limit" },
+    `Turn ${view.turn_no} of ${view.turn_limit}: `,
+    left ? `${plural(left, "more turn")} after this one. ` : "the last turn. ",
+    `At the end of turn ${view.turn_limit} the larger Temple wins; as it stands, ${now}.`);
 }
 
 function handPanel(view, ctx) {
@@ -276,9 +311,11 @@ export default {
     const last = lastMove(view);
     const phase = PHASE[view.step] || PHASE[view.step === "instant" || view.step === "blemish" ? "main" : "over"];
     const status = h("div", { class: "st-status", "data-testid": "status" },
-      h("b", {}, `Turn ${view.turn_no} · ${ctx.name(view.turn)}'s turn`), ` · ${phase}`,
+      h("b", {}, `Turn ${view.turn_no} of ${view.turn_limit} · ${ctx.name(view.turn)}'s turn`), ` · ${phase}`,
       actor !== null && actor !== view.turn ? ` · ${ctx.name(actor)} answers` : "",
       view.sin ? ` · Sin: ${view.sin}` : "", view.grain ? " · Grain Offering on the Altar" : "");
+    const goal = h("div", { class: "st-goal", "data-testid": "goal" }, endRule(view, ctx));
+    const limit = limitWarning(view, ctx);
     const die = view.die
       ? h("div", { class: "st-die " + view.die.face, "data-testid": "die" },
           h("span", { class: "st-die-face" }, view.die.face === "star" ? "✡" : "†"),
@@ -295,14 +332,13 @@ export default {
     const first = ctx.seat === null ? 0 : attacking ? view.turn : ctx.seat;
     const order = [first, 1 - first];
     replace(container, h("div", { class: "st-root" },
-      h("div", { class: "st-top" }, status, die, ask, movesPanel(view, ctx)),
+      h("div", { class: "st-top" }, status, limit, goal, die, ask, movesPanel(view, ctx)),
       h("div", { class: "st-sides" }, order.map((s) => sidePanel(view, s, ctx, last))),
       handPanel(view, ctx)));
   },
 
   playerBadge(view, seat) {
     const s = view.sides[seat];
-    const score = (view.scores || [])[seat] ?? s.structures.length + s.furnishings.length;
-    return `Temple ${score}/15 · ${s.hand_size} cards`;
+    return `Temple ${pieces(view, seat)}/15 · ${plural(s.hand_size, "card")}`;
   },
 };

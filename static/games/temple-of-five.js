@@ -1,6 +1,6 @@
 // Temple of Five: your pyramid seen from above beside the five open blessing cards, one prompt
 // for the step you are in, the private draft, and the other pyramids below.
-import { h, replace } from "/static/ui.js";
+import { h, plural, replace } from "/static/ui.js";
 
 const CSS_HREF = "/static/games/temple-of-five.css";
 const SYMBOL = { red: "▲", yellow: "★", green: "●", blue: "■", white: "◆" };
@@ -198,7 +198,8 @@ export default {
     const lines = [];
     let main = "";
     const waiting = (what) => {
-      const others = ctx.toAct.filter((s) => s !== ctx.seat).map((s) => ctx.name(s));
+      // In a replay nobody acts, "you" neither: every seat to act is named, as the ▶ marks.
+      const others = ctx.toAct.filter((s) => ctx.replay || s !== ctx.seat).map((s) => ctx.name(s));
       return others.length ? `Waiting for ${others.join(", ")} ${what}.` : "";
     };
     if (view.phase === "over") {
@@ -360,7 +361,7 @@ export default {
     const chosen = ["keep", "left", "right", "discard"].flatMap((to) => (sent[to] || []).map((tile) =>
       h("div", { class: "tof-handtile tof-chosen", "data-testid": `tof-sent-${to}`, title: "already chosen" },
         miniTile(faces(tile), `${this.destLabel(view, ctx, to)}: ${tileText(faces(tile))}`),
-        h("small", {}, to === "keep" ? "kept" : to === "discard" ? "discarded" : this.destLabel(view, ctx, to).replace("Give", "to")))));
+        h("small", {}, to === "keep" ? "kept" : to === "discard" ? "discarded" : this.destLabel(view, ctx, to).replace(/^Give to /, "to ")))));
     if ((me.hand && me.hand.length) || chosen.length) {
       parts.push(h("div", { class: "tof-panel", "data-testid": "tof-hand" },
         h("p", { class: "tof-label" }, me.hand && me.hand.length ? "Your draw (only you see it)" : "Your choices"),
@@ -543,6 +544,6 @@ export default {
 
   playerBadge(view, seat) {
     const s = view.seats[seat];
-    return `${s.priests} priests · ${s.won.length} cards`;
+    return `${plural(s.priests, "priest")} · ${plural(s.won.length, "card")}`;
   },
 };

@@ -190,7 +190,7 @@ export default {
   playerBadge(view, seat) {
     const s = view.seats[seat];
     if (!s) return "";
-    const bits = [`${s.score.total} pts`, plural(s.cards.length, "card")];
+    const bits = [plural(s.cards.length, "card")]; // the points are the shell's running score, beside it
     if (view.phase === "build" && view.acted[seat]) bits.push(`✓ ${view.acted[seat]}`);
     if (view.phase === "rebuild" && view.to_act.includes(seat)) bits.push("rebuilding");
     if (view.phase === "lightning" && view.lightning?.out[seat]) bits.push("out of the race");

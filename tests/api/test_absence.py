@@ -66,7 +66,8 @@ async def test_a_majority_hands_an_absent_seat_to_a_bot_and_the_player_takes_it_
     await conns[1].until(lambda c: c.room["seats"][2]["votes"] == [0])
     room = await api.call("POST", f"/api/rooms/{code}/vote", people[1]["token"], json={"seat": 2})
     assert room["seats"][2]["bot"] is not None and room["seats"][2]["player"] is None
-    assert room["seats"][2]["replaced"] == {"id": people[2]["id"], "name": "Cy"}
+    assert room["seats"][2]["replaced"] == {"id": people[2]["id"], "name": "Cy", "cause": "vote",
+                                            "reclaim_after": None}
     assert [(h["seat"], h["kind"], h["cause"], h["player"]["name"])
             for h in room["handovers"]] == [(2, "bot", "vote", "Cy")]
     for conn in conns[:2]:  # both sockets hear of it at once: banner and log line

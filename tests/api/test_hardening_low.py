@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -117,5 +118,15 @@ async def test_an_admin_hand_over_is_not_undone_by_an_immediate_reclaim(api: Api
         in refused["error"]["message"]
     room = await api.call("GET", f"/api/rooms/{code}")
     assert room["seats"][0]["bot"] and room["seats"][0]["player"] is None
+    # One truth (issue 39): the seat says why a bot holds it and from when its player may take
+    # it back, the time the refusal names; the console names the bot as the table does.
+    replaced = room["seats"][0]["replaced"]
+    assert replaced["cause"] == "admin", replaced
+    until = datetime.fromisoformat(replaced["reclaim_after"])
+    assert until - datetime.fromisoformat(room["handovers"][-1]["at"]) == timedelta(seconds=HOLD)
+    assert f"{until:%H:%M} UTC" in refused["error"]["message"]
+    inside = await api.admin("GET", f"/rooms/{code}")
+    assert inside["handover_hold_seconds"] == HOLD
+    assert [p["replaced"] for p in inside["players"]] == [people[0]["name"], None]
     for conn in conns:
         await conn.close()

@@ -85,7 +85,8 @@ async def test_the_one_statement_read_says_what_the_session_says(hall: Hall) -> 
     by_session, by_statement = await _both(hall, code)
     assert by_statement == by_session
     assert by_statement["handovers"] and by_statement["seats"][1]["votes"] == [2]
-    assert by_statement["seats"][0]["replaced"] == {"id": "p0", "name": "P0"}
+    assert by_statement["seats"][0]["replaced"] == {"id": "p0", "name": "P0", "cause": "vote",
+                                                    "reclaim_after": None}
 
 
 async def test_a_refused_seat_change_writes_nothing(hall: Hall) -> None:

@@ -102,6 +102,7 @@ async def test_admin_actions_are_lines_of_the_story_and_say_why_a_room_closed(ap
     room = await api.call("GET", f"/api/rooms/{code}")
     assert room["admin_log"][-1]["text"] == "The admin handed Cara's seat to a bot."
     assert room["admin_log"][-1]["version"] == 2
+    assert [n["action"] for n in room["admin_log"]] == ["zombie", "zombie", "bot"]
     version = room["version"]
     await api.admin("POST", f"/rooms/{code}/rollback", json={"version": 1})
     room = await api.call("GET", f"/api/rooms/{code}")
@@ -114,6 +115,12 @@ async def test_admin_actions_are_lines_of_the_story_and_say_why_a_room_closed(ap
     assert room["closed_reason"] == "The admin closed this room."
     assert room["admin_log"][-1]["text"] == "The admin closed this room."
     assert all(n["at"] for n in room["admin_log"])
+    # A closed room's seats are not handed to bots (the console offers no such button either).
+    refused = await api.admin("POST", f"/rooms/{code}/bot", expect=409, json={"seat": 1})
+    assert refused["error"]["code"] == "not_playing", refused
+    after = await api.call("GET", f"/api/rooms/{code}")
+    assert after["seats"][1]["bot"] is None and after["admin_log"] == room["admin_log"]
+
 
 
 async def test_a_host_leaving_the_waiting_room_is_the_reason_given(api: Api) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"  # kept with the docs
 APP = "#app"
 
 

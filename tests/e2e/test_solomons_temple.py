@@ -178,7 +178,7 @@ def test_a_quiet_turn_costs_two_clicks_and_the_opponent_none(open_client, server
         click(mover, guest if mover is host else host, move)
         clicks[mover.seat] += 1
     assert clicks[player.seat] <= 2 and clicks[opponent.seat] == 0, clicks
-    built = host.state()["view"]["scores"][player.seat]
+    built = host.state()["view"]["pieces"][player.seat]
     assert built >= 1, "the build went ahead"
     width = player.page.evaluate("document.documentElement.scrollWidth")
     assert width <= (PHONE_WIDTH if phone else DESKTOP["width"])

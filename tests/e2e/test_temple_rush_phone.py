@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import APP
+from tests.e2e.pages import APP, SCREENSHOTS
 from tests.e2e.test_temple_rush import PHONE_WIDTH, create_temple_rush, fits_the_screen
 
 pytestmark = pytest.mark.e2e
@@ -49,6 +49,15 @@ def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) ->
     fits_the_screen(me)
     me.shot("temple-rush-phone-four")
 
+    # Your zones, each with its current card, come before the others' (folded) lines: no
+    # scrolling past their boards to reach yours (issue 39.11).
+    mine = me.page.locator("[data-testid=tr-me] [data-testid=tr-zone]")
+    expect(mine).to_have_count(3)
+    last_zone = mine.nth(2).bounding_box()
+    assert last_zone["y"] + last_zone["height"] <= others.first.bounding_box()["y"]
+    for i in range(3):
+        expect(mine.nth(i)).to_contain_text(f"Zone {i + 1} —")
+
     # A tap opens a player's boards; the choice survives the next state push.
     first = others.first
     first.locator("summary").click()
@@ -62,4 +71,20 @@ def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) ->
     # My block is marked as the last move on my board.
     expect(me.page.locator("[data-testid=tr-me] [data-testid=tr-last]")).to_have_count(1)
     assert me.page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
+
+    # Someone watching says something: the phone's Chat button rides in the sticky turn
+    # banner, never floating over the board (issue 39.11).
+    fan = open_client("fan")
+    fan.choose_name("Fan")
+    fan.page.goto(me.page.url)
+    fan.page.get_by_test_id("chat-input").fill("nice temple!")
+    fan.page.get_by_test_id("chat-send").click()
+    me.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 3)")
+    fab = me.page.get_by_test_id("chat-fab")
+    expect(fab).to_be_visible()
+    assert fab.evaluate("(b) => Boolean(b.closest('[data-testid=banner]'))")
+    banner, box = me.page.get_by_test_id("banner").bounding_box(), fab.bounding_box()
+    assert banner["y"] <= box["y"]
+    assert box["y"] + box["height"] <= banner["y"] + banner["height"] + 1
+    me.page.screenshot(path=str(SCREENSHOTS / "phone-chat-button-in-the-banner.png"))
     assert not me.page_errors

@@ -1406,3 +1406,10 @@ def test_the_events_tell_what_a_move_led_to_not_the_move_again():
     assert events == []
     assert GAME.view(state, 1)["last"] == [{"type": "place", "zone": 0, "size": 1, "col": 0,
                                             "row": 0, "dir": "flat"}, None]
+
+
+def test_a_1x1_block_is_neither_flat_nor_on_end_in_its_line() -> None:
+    small = {"type": "place", "size": 1, "dir": "flat", "col": 1, "row": 0, "zone": 0}
+    assert GAME.describe(small) == "placed a 1x1 block at column 2, layer 1 in zone 1"
+    assert GAME.describe({**small, "size": 2}) == (
+        "placed a 1x2 block flat at column 2, layer 1 in zone 1")
