@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     joins_per_minute_per_player: int = 120
     joins_per_minute_per_address: int = 12_000
     failures_per_minute_per_address: int = 120  # unknown room codes and wrong admin tokens
+    # Games with bots or turn clocks going at once (0: no cap): per host, across processes; per
+    # address, counted over the players this process saw seat bots from it (app.table.bot_caps).
+    bot_games_per_player: int = 10
+    bot_games_per_address: int = 40
     # Open websockets per process (0: no cap); sockets without a token count by address.
     sockets_per_player: int = 16
     sockets_per_anonymous_address: int = 64

@@ -20,7 +20,9 @@ from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.store.choice import open_ops, open_store
+from app.store.db import OrmPaths
 from app.table import chat, presence
+from app.table.bot_caps import BotCaps, SqlBotGames
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
@@ -42,6 +44,9 @@ class Hall:
         self.clocks = TurnClocks(self, self.bots.thinker)
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
+        assert isinstance(self.store, OrmPaths)  # both stores: the ORM's engine for rare paths
+        self.bot_caps = BotCaps(SqlBotGames(self.store.engine), settings.bot_games_per_player,
+                                settings.bot_games_per_address)
         self.sweeper = RoomSweeper(self)
         self._background: set[asyncio.Task[None]] = set()
 

@@ -117,6 +117,8 @@ async def game_rules(game_id: str) -> dict[str, Any]:
 async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) -> dict[str, Any]:
     hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("rooms", where, player.id)
+    if body.standin_level is not None or body.turn_clock is not None:
+        await hall.bot_caps.check(player.id, where)
     return await hall.store.add_room(player, body.game, body.options, body.seats, body.private,
                                      body.turn_clock, body.clock_increment, body.standin_level)
 
@@ -152,8 +154,9 @@ async def leave_room(code: str, player: CurrentPlayer, hall: HallDep) -> dict[st
 
 
 @router.post("/rooms/{code}/bots")
-async def add_bot(code: str, body: NewBot, player: CurrentPlayer,
-                  hall: HallDep) -> dict[str, Any]:
+async def add_bot(code: str, body: NewBot, player: CurrentPlayer, hall: HallDep,
+                  where: Address) -> dict[str, Any]:
+    await hall.bot_caps.check(player.id, where, rooms.normalize_code(code))
     return await _seat_change(code, hall, rooms.bot_seats, player, body.seat, body.level)
 
 

@@ -35,6 +35,7 @@ class RoomView(Protocol):
     code: str
     game: str
     status: str
+    host_id: str | None
     seed: str
     version: int
     state: Any

@@ -32,6 +32,7 @@ from app.errors import ApiError
 from app.ops.metrics import BOT_DECISION_SECONDS, BOT_DECISIONS, BOT_POOL_WAIT_SECONDS
 from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
+from app.table.bot_share import FairSlots
 from app.table.bot_worker import start_worker, think, warm
 from games import REGISTRY
 from games.protocol import Move, State
@@ -61,8 +62,9 @@ class BotThinker:
         self._grace = settings.bot_timeout_grace_seconds
         self._pool: ProcessPoolExecutor | None = None
         self._started: asyncio.Future[None] | None = None  # the current pool's warm-up call
-        # One slot per worker: a decision is sent only when a worker is free to start it.
-        self._slots = asyncio.Semaphore(self._workers)
+        # One slot per worker: a decision is sent only when a worker is free to start it, and
+        # the slots go to the rooms' owners in turn (`bot_share`).
+        self._slots = FairSlots(self._workers)
         # What runs in the pool: a module-level function (tests swap in a failing or slow one).
         self.think = think
 
@@ -83,18 +85,19 @@ class BotThinker:
         return max(1, round(cap * self._scale)) if cap and self._scale != 1 else None
 
     async def decide(self, game_id: str, state: State, seat: int, level: str,
-                     seed: str) -> Move:
+                     seed: str, *, owner: str = "", urgent: bool = False) -> Move:
         """A legal move for `seat` at `level`; never raises for a seat with a legal move.
 
         The random level needs no search and is chosen here, as before levels (one choice among
-        the legal moves); every other runs in the pool.
+        the legal moves); every other runs in the pool, its turn shared by `owner` (the room's
+        host) with other owners, or ahead of every queued search if `urgent` (a turn clock).
         """
         level = level_of(level)
         if engine.LEVELS[level].kind == "random":
             BOT_DECISIONS.labels(level, "inline").inc()
             return engine.choose(game_id, state, seat, level, seed)
         queued = time.perf_counter()
-        async with self._slots:
+        async with self._slots.slot(owner, urgent):
             free = time.perf_counter()
             BOT_POOL_WAIT_SECONDS.observe(free - queued)
             move = await self._search(game_id, state, seat, level, seed)
@@ -214,7 +217,7 @@ class BotDriver:
             return False
         seat = acting[0]
         move = await self.thinker.decide(room.game, room.state, seat, bots[seat],
-                                         seed_of(room, seat))
+                                         seed_of(room, seat), owner=owner_of(room))
         await submit_move(self._hall, code, Mover(seat=seat, bot=True),
                           platform_id("bot", room.version, seat), room.version, move)
         return True
@@ -223,6 +226,12 @@ class BotDriver:
         for task in list(self._running.values()):
             task.cancel()
         self.thinker.stop()
+
+
+def owner_of(room: Any) -> str:
+    """Whose turn in the bot pool a room's decisions take: its host's (a room without a host
+    is its own owner)."""
+    return room.host_id or f"room:{room.code}"
 
 
 def seed_of(room: Any, seat: int) -> str:

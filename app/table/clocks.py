@@ -7,9 +7,11 @@ the move's platform id `~clock:<version>:<seat>` plus the pipeline's version che
 exactly-once keys let exactly one of them land it.
 
 The move is the one a bot at the room's stand-in level (`rooms.standin_level`, else BOT_LEVEL)
-would choose, decided in the bot pool (`BotThinker.decide`); should the bot service fail, the
-game's `zombie_move` plays. A decision takes up to its level's budget, so each room is timed out
-in a task of its own: one room's thinking never holds up another room's clock.
+would choose, decided in the bot pool (`BotThinker.decide`, ahead of every queued bot search:
+a late seat's move never waits behind other rooms' bots, `bot_share`); should the bot service
+fail, the game's `zombie_move` plays.
+A decision takes up to its level's budget, so each room is timed out in a task of its own:
+one room's thinking never holds up another room's clock.
 """
 
 from __future__ import annotations
@@ -146,7 +148,7 @@ class TurnClocks:
         (`seed_of`); the game's zombie move should the bot service fail."""
         try:
             return await self._thinker.decide(room.game, room.state, seat, standin_level(room),
-                                              seed_of(room, seat))
+                                              seed_of(room, seat), urgent=True)
         except Exception:
             log.exception("stand-in for a timed-out seat in %s failed; playing the zombie move",
                           room.code)

@@ -1007,9 +1007,11 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
 
 
 def _settle(state: State, rng: Random) -> list[Event]:
-    """Make the moves nobody has to decide: a step whose actor has nothing to play but the step's
-    way out is left at once, as a player at the table with nothing to play says "no" at once
-    (RULES.md, "Fewer clicks"). The announced piece is placed once the build may go ahead."""
+    """Make the moves nobody has to decide: a step whose actor could have nothing to play but the
+    step's way out, whatever its hidden cards are, is left at once (RULES.md, "Fewer clicks").
+    Decided on public facts only (`_in_sight`): a step left because the hand held nothing would
+    tell the other seat what the hand holds (issue 33). The announced piece is placed once the
+    build may go ahead."""
     events: list[Event] = []
     while state["step"] != "over":
         seat = state["actor"]
@@ -1029,17 +1031,20 @@ _PASS = {"type": "pass"}
 def _auto_move(state: State, seat: int) -> tuple[Move, str] | None:
     """The move made for `seat` when it has nothing to decide in this step, with its log line."""
     step = state["step"]
-    if step == "place":
+    if step == "place":  # the builder's own announced piece; placing it shows it anyway
         announced = state.get("announced")
         if announced and announced in _legal_place(state, seat):
             return announced, ""
         return None
+    if step not in _QUIET and step not in ("answer", "defend"):
+        return None
+    seen = _in_sight(state, seat)
     if step == "answer":
-        return None if _could_atone(state, seat) else (_PASS, "")
+        return None if _could_atone(seen, seat) else (_PASS, "")
     if step == "defend":
-        quiet = military.legal_defend(state, seat) == [_PASS]
+        quiet = military.legal_defend(seen, seat) == [_PASS]
         return (_PASS, "") if quiet else None
-    legal = _LEGAL[step](state, seat) if step in _QUIET else []
+    legal = _LEGAL[step](seen, seat)
     if len(legal) != 1 or legal[0]["type"] != _QUIET[step][0]:
         return None
     return legal[0], _QUIET[step][1]
@@ -1054,6 +1059,20 @@ _QUIET = {
     "peace_take": ("pass", ""),
 }
 """Steps left at once when their one legal move is the way out (nothing held to play there)."""
+
+
+def _in_sight(state: State, seat: int) -> State:
+    """`state` as anyone may know it of `seat`'s cards: every card it might hold (its hand and
+    draw pile together, a multiset anyone can count: its deck less what lies in sight) in its
+    hand, unless the hand is empty, and in its draw pile. Moves come from the cards held (more
+    cards, more moves), so a step with only its way out on this copy has only its way out
+    whatever the seat really holds: leaving it at once shows nobody anything."""
+    pool = [*state["hand"][seat], *state["deck"][seat]]
+    seen = dict(state)
+    seen["hand"], seen["deck"] = list(state["hand"]), list(state["deck"])
+    seen["hand"][seat] = pool if state["hand"][seat] else []
+    seen["deck"][seat] = pool
+    return seen
 
 
 def _could_atone(state: State, seat: int) -> bool:

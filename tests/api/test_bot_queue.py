@@ -14,6 +14,7 @@ from typing import Any
 
 import bots
 from app.config import Settings
+from app.table.bot_share import FairSlots
 from app.table.bot_worker import WORKER_NICENESS
 from app.table.bots import BotThinker
 from games import REGISTRY
@@ -107,3 +108,52 @@ async def test_a_killed_server_leaves_no_bot_worker_behind() -> None:
         while alive := [pid for pid in workers if _running(pid)]:
             assert time.monotonic() < deadline, f"bot workers {alive} outlived their server"
             await asyncio.sleep(0.2)
+
+
+async def _granted_order(slots: FairSlots, asks: list[tuple[str, bool]]
+                         ) -> tuple[list[int], list[asyncio.Task[None]], asyncio.Event]:
+    """Queue `asks` (owner, urgent) in this order on fully busy `slots`, then free one worker
+    at a time: the order in which the asks get it."""
+    order: list[int] = []
+    release = asyncio.Event()
+
+    async def ask(n: int, owner: str, urgent: bool) -> None:
+        async with slots.slot(owner, urgent):
+            order.append(n)
+            await release.wait()
+
+    tasks = [asyncio.create_task(ask(n, owner, urgent)) for n, (owner, urgent) in enumerate(asks)]
+    while slots.waiting() < len(asks):
+        await asyncio.sleep(0)
+    return order, tasks, release
+
+
+async def test_one_owners_many_rooms_do_not_push_another_rooms_decision_back() -> None:
+    """Issue 33: first come, first served let one player's six hard rooms go before another
+    player's one decision; in turn, the other waits for one of theirs at most (per worker)."""
+    slots = FairSlots(1)
+    busy = slots.slot("abuser")
+    await busy.__aenter__()  # the one worker searches for one of the abuser's rooms
+    asks = [("abuser", False)] * 6 + [("other", False)] + [("abuser", False)] * 2 \
+        + [("clock", True)]
+    order, tasks, release = await _granted_order(slots, asks)
+    await busy.__aexit__(None, None, None)
+    release.set()
+    await asyncio.gather(*tasks)
+    assert order[0] == 9, "a turn clock's stand-in goes before every queued search"
+    assert order[1:3] == [0, 6], "the other owner's room is next after one of the abuser's"
+    assert order[3:] == [1, 2, 3, 4, 5, 7, 8], "each owner's own rooms in the order they asked"
+
+
+async def test_a_cancelled_waiter_hands_its_turn_on() -> None:
+    slots = FairSlots(1)
+    busy = slots.slot("a")
+    await busy.__aenter__()
+    order, tasks, release = await _granted_order(slots, [("a", False), ("b", False)])
+    tasks[0].cancel()
+    await busy.__aexit__(None, None, None)
+    release.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    assert order == [1] and slots.waiting() == 0
+    async with slots.slot("c"):  # the worker is free again
+        pass

@@ -97,9 +97,11 @@ async def test_a_room_without_a_level_of_its_own_stands_in_at_bot_level(
     asked: list[str] = []
     decide = hall.bots.thinker.decide
 
-    async def spy(game_id: str, state: Any, seat: int, level: str, seed: str) -> Any:
+    async def spy(game_id: str, state: Any, seat: int, level: str, seed: str,
+                  **how: Any) -> Any:
         asked.append(level)
-        return await decide(game_id, state, seat, level, seed)
+        assert how == {"urgent": True}, "a stand-in goes before queued bot searches"
+        return await decide(game_id, state, seat, level, seed, **how)
 
     monkeypatch.setattr(hall.bots.thinker, "decide", spy)
     room = await _run_out(hall, code)
@@ -113,7 +115,7 @@ async def test_the_zombie_move_plays_when_the_bot_service_fails(
         hall: Hall, monkeypatch: pytest.MonkeyPatch) -> None:
     code = await _room(hall, "clock-broken", "greedy")
 
-    async def broken(*_: Any) -> Any:
+    async def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("the bot service is down")
 
     monkeypatch.setattr(hall.bots.thinker, "decide", broken)
@@ -132,11 +134,12 @@ async def test_one_rooms_thinking_holds_up_no_other_room_nor_runs_twice(
     asked: list[str] = []
     decide = hall.bots.thinker.decide
 
-    async def thinking(game_id: str, state: Any, seat: int, level: str, seed: str) -> Any:
+    async def thinking(game_id: str, state: Any, seat: int, level: str, seed: str,
+                       **how: Any) -> Any:
         asked.append(seed)
         if seed.startswith("clock-slow:"):
             await release.wait()  # this room's stand-in thinks until the test lets it
-        return await decide(game_id, state, seat, level, seed)
+        return await decide(game_id, state, seat, level, seed, **how)
 
     monkeypatch.setattr(hall.bots.thinker, "decide", thinking)
     rooms = {code: await _run_out(hall, code) for code in (slow, quick)}

@@ -244,6 +244,8 @@ def test_peace_and_guilt_offerings_in_the_opponents_turn() -> None:
     assert state["step"] == "sin" and state["actor"] == 1, "blemished: it did nothing"
     assert "Doubt" in state["hand"][1]
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert state["step"] == "answer" and state["actor"] == 0, "a Priest may be in its hand"
+    state = act(state, 0, {"type": "pass"})
     assert state["step"] == "discard" and state["actor"] == 0, "no Priest: the Sin stands"
     for seat in range(2):
         assert total_cards(state, seat) == Counter(COUNTS)
@@ -472,9 +474,14 @@ def test_the_david_window_opens_only_with_a_gate_to_build_and_not_while_fasting(
     state = attack(["Babylonian Army", "Babylonian Army"], ["Doubt"])
     state["play"][1].update(david=True)
     after = act(state, 0, {"type": "army"})
-    assert after["step"] == "military", "no Guarded Gate held: no window"
+    assert after["step"] == "instant" and after["actor"] == 1, "a Guarded Gate may be held"
+    gates = [c for c in state["deck"][1] if c == "Guarded Gate"]
+    state["deck"][1] = [c for c in state["deck"][1] if c != "Guarded Gate"]
+    state["discard"][1] += gates
+    after = act(state, 0, {"type": "army"})
+    assert after["step"] == "military", "every Guarded Gate in sight, none held: no window"
     state["hand"][1].append("Guarded Gate")
-    state["deck"][1].remove("Guarded Gate")
+    state["discard"][1].remove("Guarded Gate")
     after = act(state, 0, {"type": "army"})
     assert after["step"] == "instant" and after["actor"] == 1
     state["play"][1]["fast"] = 2
@@ -618,7 +625,10 @@ def test_the_player_on_turn_is_attacked_then_defends_then_builds() -> None:
     assert "play" not in kinds(state, 0), "the attacker lays down nothing in the other's turn"
     state = act(state, 0, {"type": "move", "army": 0, "dir": "s"})
     state = act(state, 0, {"type": "end_military"})
-    assert state["step"] == "build" and state["actor"] == 1, "no army inside: nothing to defend"
+    assert state["step"] == "defend" and state["actor"] == 1, "two Israelite Armies may be held"
+    assert GAME.legal_moves(state, 1) == [{"type": "pass"}], "this hand holds one: none to play"
+    state = act(state, 1, {"type": "pass"})
+    assert state["step"] == "build" and state["actor"] == 1
     state["armies"][1] = [[2, 2]]
     state.update(step="military", actor=0, moved=[])
     state = act(state, 0, {"type": "end_military"})
@@ -776,7 +786,8 @@ def test_one_israelite_army_drives_armies_out_two_rout_them() -> None:
     one = act(one, 1, {"type": "relocate", "army": 0, "row": 0, "col": 0})
     one = act(one, 1, {"type": "relocate", "army": 2, "row": 0, "col": 4})
     assert one["armies"][1] == [[0, 0], [0, 2], [0, 4]]
-    assert one["step"] == "build", "nobody inside: one more Israelite Army could do nothing"
+    assert one["step"] == "defend", "nobody inside, but two more Israelite Armies may be held"
+    assert GAME.legal_moves(one, 1) == [{"type": "pass"}], "one left in this hand: nothing to do"
     two = act(state, 1, {"type": "israelite2"})
     assert two["armies"][1] == []
 
@@ -822,11 +833,18 @@ def test_israelite_army_relocation_is_the_defenders_choice_one_army_at_a_time() 
 def test_the_defend_step_opens_only_for_an_israelite_army_that_could_move_an_army() -> None:
     """Book, Israelite Army: "Any Army that is inside the walls of the city may be re-located";
     two "at the same time, all of the Babylonian Armies (both inside and outside the walls) are
-    discarded". With nothing it could do the defender is not asked (RULES.md, "Fewer clicks")."""
+    discarded". With nothing it could do the defender is not asked (RULES.md, "Fewer clicks"),
+    judged on what anyone can see: the Israelite Armies not in sight may all be in the hand."""
     state = attack([], ["Doubt", "Israelite Army"])
     state["armies"][1] = [[0, 1]]
     after = act(state, 0, {"type": "end_military"})
-    assert after["step"] == "build" and after["actor"] == 1, "one army, outside: nothing to do"
+    assert after["step"] == "defend", "one army, outside: two Israelite Armies would rout it"
+    assert GAME.legal_moves(after, 1) == [{"type": "pass"}], "this hand holds only one"
+    armies = [c for c in state["deck"][1] if c == "Israelite Army"]
+    state["deck"][1] = [c for c in state["deck"][1] if c != "Israelite Army"]
+    state["discard"][1] += armies
+    after = act(state, 0, {"type": "end_military"})
+    assert after["step"] == "build" and after["actor"] == 1, "one army outside, one Israelite left"
     state["armies"][1] = [[2, 1]]
     after = act(state, 0, {"type": "end_military"})
     assert after["step"] == "defend" and {"type": "israelite"} in GAME.legal_moves(after, 1)
@@ -911,7 +929,9 @@ def test_a_king_laid_down_later_in_the_turn_builds_at_once() -> None:
     assert state["step"] == "build" and state["built"] == 0
     state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
-    assert state["step"] == "discard", "no atonement possible: the Sin stands at once"
+    assert state["step"] == "answer", "a Priest, an Altar and a Burnt Offering may be held"
+    state = act(state, 0, {"type": "pass"})
+    assert state["step"] == "discard", "not answered: the Sin stands"
     state = act(state, 0, {"type": "build_now", "card": "Porch"})
     assert state["structures"][0] == ["Main Hall", "Porch"]
 
@@ -972,6 +992,8 @@ def test_unanswered_sin_stops_the_build() -> None:
     state = table(["Porch"], ["Doubt"], step="build")
     state = act(state, 0, {"type": "announce", "card": "Porch"})
     state = act(state, 1, {"type": "sin", "card": "Doubt"})
+    assert state["step"] == "answer" and state["actor"] == 0
+    state = act(state, 0, {"type": "pass"})
     assert state["step"] == "discard" and state["structures"][0] == [], "no answer: it stands"
 
 
@@ -993,6 +1015,9 @@ def test_blemished_animal_negates_the_burnt_offering() -> None:
         (1, {"type": "blemish"}),
     ):
         state = act(state, seat, move)
+    assert state["step"] == "answer", "another Burnt Offering may be held"
+    assert GAME.legal_moves(state, 0) == [{"type": "pass"}], "this hand holds none"
+    state = act(state, 0, {"type": "pass"})
     assert state["step"] == "discard", "no second sacrifice to offer: the Sin stands"
     assert state["structures"][0] == []
 

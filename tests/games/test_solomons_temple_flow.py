@@ -1,5 +1,5 @@
 """Solomon's Temple at the table: steps nobody has to decide are left at once, a quiet turn
-costs the player on turn two clicks and the opponent none, the running score, take-backs."""
+costs the player on turn two clicks and the opponent only passes, the running score, take-backs."""
 
 from __future__ import annotations
 
@@ -9,22 +9,29 @@ from games.solomons_temple.rules import SolomonOptions
 from tests.games.test_solomons_temple import GAME, act, attack, table
 
 
-def test_a_quiet_turn_costs_two_clicks_and_the_opponent_none() -> None:
-    """Nothing to play in Phase I, no army, no Sin held: "Build" and "End turn" only."""
+def test_a_quiet_turn_costs_two_clicks_and_the_opponent_only_passes() -> None:
+    """Nothing to play in Phase I, no army, no Sin held: "Build" and "End turn" for the player
+    on turn. The opponent is still asked in its windows (its cards not in sight might answer:
+    skipping would show what it holds), each time with `pass` its only move, which the client
+    sends by itself for a player who chose "pass for me when I have nothing"."""
     state = table(["Porch"], ["Porch"], step="discard")
     state["play"][1]["prophet"] = None
     state = act(state, 0, {"type": "end_turn"})
     state["hand"][1] = ["Porch"]  # after the draw: one piece, nothing else to play
+    state["hand"][0] = ["Main Hall"]
     state.update(step="main", actor=1)
-    state, events = GAME.apply(state, 1, {"type": "to_military"}, Random(0))
-    assert state["step"] == "build" and state["actor"] == 1
-    assert any("no attack to make" in e.text for e in events)
-    clicks = 0
+    state, _ = GAME.apply(state, 1, {"type": "to_military"}, Random(0))
+    clicks, passes = 0, 0
     for move in ({"type": "announce", "card": "Porch"}, {"type": "end_turn"}):
-        assert state["actor"] == 1
+        while state["actor"] == 0:
+            only = GAME.legal_moves(state, 0)
+            assert len(only) == 1 and only[0]["type"] in ("pass", "end_military"), only
+            state = act(state, 0, only[0])
+            passes += 1
         state = act(state, 1, move)
         clicks += 1
     assert clicks == 2 and state["structures"][1] == ["Porch"] and state["turn"] == 0
+    assert passes == 2, "the attack and the Sin windows"
 
 
 def test_phase_one_with_nothing_to_play_is_left_at_once() -> None:

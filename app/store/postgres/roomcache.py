@@ -40,6 +40,7 @@ class CachedRoom:
     code: str
     game: str
     status: str
+    host_id: str | None  # whose turn in the bot pool its bots take (app.table.bot_share)
     seed: str
     version: int
     state: Any
@@ -60,14 +61,14 @@ class CachedRoom:
         brought up to the room's version."""
         state = catch_up(row["game"], row["seed"], row["state"], row["state_version"],
                          row["version"], row["tail"])
-        return cls(code, row["game"], row["status"], row["seed"], row["version"], state,
-                   row["events"] or [], row["xmin"], seats, row["turn_clock"],
-                   row["clock_increment"], row["clock_banks"], row["last_move_at"],
-                   row["timed_out"])
+        return cls(code, row["game"], row["status"], row["host_id"], row["seed"],
+                   row["version"], state, row["events"] or [], row["xmin"], seats,
+                   row["turn_clock"], row["clock_increment"], row["clock_banks"],
+                   row["last_move_at"], row["timed_out"])
 
 
 _LOAD = """
-SELECT r.game, r.status, r.seed, r.version, r.state, r.state_version, """ + TAIL.format(
+SELECT r.game, r.status, r.host_id, r.seed, r.version, r.state, r.state_version, """ + TAIL.format(
     room="r") + """ AS tail, r.xmin::text::bigint AS xmin,
        r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
        m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
