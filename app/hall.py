@@ -14,6 +14,8 @@ import secrets
 from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
+from app.people.service import People
+from app.people.storage import SqlPeople
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
@@ -41,6 +43,8 @@ class Hall:
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
         self.sweeper = RoomSweeper(self)
+        self.people = People(settings, SqlPeople(settings.async_database_url, self.store.hub,
+                                                 self.origin), self)
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -55,6 +59,7 @@ class Hall:
         await self.clocks.stop()
         await self.heartbeat.stop()
         await self.bots.stop()
+        await self.people.stop()
         await self.store.stop()
 
     async def _wake_waiting_bots(self) -> None:
@@ -86,6 +91,9 @@ class Hall:
     async def on_notify(self, payload: str) -> None:
         """Another process (or this one, on Postgres) committed a change to a room."""
         kind, code, origin = [*payload.split(":", 2), ""][:3]
+        if kind == "signout":  # 'signout:<device id>:<origin>' (app.people.devices)
+            self.signed_out(code)
+            return
         origin, _, line_id = origin.partition(":")  # chat: 'chat:<code>:<origin>:<line id>'
         if kind in ("state", "room", "reset") and origin != self.origin:
             self.store.forget(code)
@@ -104,6 +112,12 @@ class Hall:
                 self.push(snap)
         except Exception:
             log.exception("could not relay %s", payload)
+
+    def signed_out(self, device_id: str) -> None:
+        """A device was signed out (by this process or another): its token is refused from now
+        on, and its sockets here close."""
+        self.store.forget_device(device_id)
+        self.sockets.close_device(device_id)
 
     async def read_room(self, code: str, state: bool = True) -> RoomRead | None:
         """The `room` message and (`state`) the state as committed now, numbered for

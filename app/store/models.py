@@ -49,14 +49,38 @@ class Base(DeclarativeBase):
 
 class Player(Base):
     __tablename__ = "players"
+    # The token fields below are not columns: a player has a token per device (`Device`).
+    __allow_unmapped__ = True
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # The token expires TOKEN_TTL_DAYS after this (None: never renewed, count from created_at).
-    token_renewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
-                                                              nullable=True)
+    # The device whose token named this player (app/store/tokens.py), or, for a new player, the
+    # first device's token (`add_player` makes it): its hash, id and renewal time (the token
+    # expires TOKEN_TTL_DAYS after it; None: count from created_at).
+    token_hash: str | None = None
+    device_id: str | None = None
+    device_label: str | None = None
+    token_renewed_at: datetime | None = None
+    revoked_at: datetime | None = None  # the device was signed out: its token is refused
+
+
+class Device(Base):
+    """One signed-in device of a player: its own token (hashed), renewed on its own, and
+    signed out (`revoked_at`) without touching the player's other devices."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    renewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Signed out: the token is refused (401 `signed_out`); the row stays so that it can say so.
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Room(Base):
