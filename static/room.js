@@ -1,6 +1,7 @@
 // The room shell shared by every game: waiting room, seats, board, log, errors, reconnect, end.
 
-import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
+import { api, ApiError, gameInfo, me, renewPlayer } from "./api.js";
+import { checkSignedOut } from "./devices.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
 import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL, standinText, standinWords } from "./bots.js";
@@ -167,6 +168,12 @@ class RoomPage {
         renewPlayer().finally(() => this.scheduleReconnect(0));
       } else if (event.code === 4404) {
         this.notFound("This room no longer exists.");
+      } else if (event.code === 4401) { // signed out from another device, or a refused token
+        checkSignedOut().then((out) => {
+          if (this.disposed) return;
+          if (out) navigate("/");
+          else this.scheduleReconnect();
+        });
       } else {
         this.scheduleReconnect();
       }
@@ -242,7 +249,6 @@ class RoomPage {
     switch (message.type) {
       case "room":
         this.room = message.room;
-        if (this.mySeat() !== null) rememberRoom(this.room.code, this.room.game);
         this.checkSeat();
         this.draw();
         break;
