@@ -15,12 +15,11 @@ from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
 from app.people.service import People
-from app.people.storage import SqlPeople
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_store
+from app.store.choice import open_people, open_store
 from app.table import chat, presence
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
@@ -43,8 +42,7 @@ class Hall:
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
         self.sweeper = RoomSweeper(self)
-        self.people = People(settings, SqlPeople(settings.async_database_url, self.store.hub,
-                                                 self.origin), self)
+        self.people = People(settings, open_people(settings, self.store.hub, self.origin), self)
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:

@@ -72,7 +72,14 @@ async function linkDialog() {
 }
 
 function when(iso) {
-  return new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return new Date(iso).toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+function ago(iso) {
+  const min = Math.round((Date.now() - Date.parse(iso)) / 60000);
+  if (min < 2) return "just now";
+  if (min < 60) return `${min} min ago`;
+  return min < 24 * 60 ? `${Math.round(min / 60)} h ago` : when(iso);
 }
 
 /** The player's signed-in devices, each with "Sign out", and "Sign out everywhere else". */
@@ -94,7 +101,7 @@ async function devicesDialog() {
       const devices = await api("GET", "/api/players/me/devices");
       replace(list, devices.map((d) => h("li", { class: "device-row", "data-testid": "device", "data-device": d.id },
         h("div", {}, h("strong", {}, d.label), d.current ? h("span", { class: "badge" }, "this device") : null,
-          h("div", { class: "hint" }, `Added ${when(d.created_at)} · last seen ${when(d.last_seen)}`)),
+          h("div", { class: "hint" }, `Added ${when(d.created_at)} · seen ${ago(d.last_seen)}`)),
         h("button", { class: "btn ghost small", "data-testid": "sign-out-device", onclick: async () => {
           try {
             await api("DELETE", `/api/players/me/devices/${d.id}`);
@@ -208,13 +215,14 @@ function resultText(result) {
 /** "Your games": every room where this player holds a seat, as the server knows them. */
 export function yourGamesCard(titles) {
   const list = h("ul", { class: "room-list", "data-scroll": "your-games" });
-  const card = h("section", { class: "card", "aria-labelledby": "yours-title", "data-testid": "your-games" },
+  const card = h("section", { class: "card wide", "aria-labelledby": "yours-title", "data-testid": "your-games" },
     h("h2", { id: "yours-title" }, "Your games"), list);
   api("GET", "/api/players/me/rooms").then(async (rooms) => {
     const names = await titles();
     if (!rooms.length) { card.remove(); return; }
     replace(list, rooms.map((room) => {
-      const others = room.players.filter((_, n) => n !== room.seat).join(", ");
+      const others = room.seats.filter((s) => s.seat !== room.seat && (s.player || s.bot))
+        .map((s) => s.player?.name || "Bot").join(", ");
       const status = room.your_turn
         ? h("span", { class: "badge turn", "data-testid": "your-turn" }, "Your turn",
           room.deadline ? ` · ${timeLeft(room.deadline)} left` : "")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from app.config import Settings
 from app.store.base import Store
+from app.store.hub import Hub
+from app.store.people import SqlPeople
 from app.store.postgres.store import PostgresStore
 from app.store.sqlite import SqliteStore
 
@@ -14,3 +16,9 @@ def open_store(settings: Settings, origin: str) -> Store:
     if url.startswith("sqlite"):
         return SqliteStore(url, origin)
     return PostgresStore(url, origin)
+
+
+def open_people(settings: Settings, hub: Hub, origin: str) -> SqlPeople:
+    """The people package's storage (`app.people.storage.PeopleStore`), on the same database;
+    its notifications go through the store's hub."""
+    return SqlPeople(settings.async_database_url, hub, origin)

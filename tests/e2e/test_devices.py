@@ -20,6 +20,8 @@ pytestmark = pytest.mark.e2e
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+           "Chrome/131.0.0.0 Mobile Safari/537.36")
 CODE = re.compile(r"^[A-Z2-9]{4}-[A-Z2-9]{4}$")
 
 
@@ -39,7 +41,7 @@ def device(browser: Browser, local: Server) -> Iterator:
     def make(label: str, phone: bool = False) -> Client:
         if phone:
             context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                          has_touch=True)
+                                          has_touch=True, user_agent=ANDROID)
         else:
             context = browser.new_context(viewport=LAPTOP)
         context.set_default_timeout(15_000)
@@ -132,6 +134,7 @@ def test_one_player_on_a_laptop_and_a_phone(device) -> None:
     rows = laptop.page.get_by_test_id("device")
     expect(rows).to_have_count(2)
     expect(rows.first).to_contain_text("this device")
+    expect(rows.nth(1)).to_contain_text("Chrome on Android")
     shot(laptop, "devices")
     rows.nth(1).get_by_test_id("sign-out-device").click()
     expect(rows).to_have_count(1)
