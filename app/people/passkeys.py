@@ -29,9 +29,8 @@ from webauthn.helpers.structs import (
 
 from app.errors import ApiError
 from app.people import devices
-from app.people.models import Passkey
 from app.people.service import People
-from app.store.models import Player, as_utc, utcnow
+from app.store.models import Passkey, Player, as_utc, utcnow
 
 CHALLENGE_LIFETIME = timedelta(minutes=2)
 RP_NAME = "Ziggurat"
