@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -83,6 +84,26 @@ class Settings(BaseSettings):
     metrics_token: str | None = None
     stuck_minutes: float = 60.0
     log_format: str = "text"
+    # The address people reach this server at, e.g. https://games.example.org (no path): links
+    # to sign another device in point there, and passkeys are bound to its host (the WebAuthn
+    # relying party id) and origin. None: the address each request came to (fine for links;
+    # passkeys also need it to be https, or http://localhost).
+    public_url: str | None = None
+    # Link codes (app/people/links.py): made per player, and tried per address, per minute.
+    links_per_minute_per_player: int = 10
+    link_tries_per_minute_per_address: int = 30
+
+    @field_validator("public_url")
+    @classmethod
+    def _an_origin(cls, url: str | None) -> str | None:
+        if url is None or not url.strip():
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname \
+                or parts.path.strip("/") or parts.query or parts.fragment:
+            raise ValueError("PUBLIC_URL must be an origin such as https://games.example.org "
+                             "(scheme and host, an optional port, no path)")
+        return f"{parts.scheme}://{parts.netloc}"
 
     @field_validator("bot_level")
     @classmethod

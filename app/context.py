@@ -59,3 +59,6 @@ class Context(Protocol):
                                 read: RoomRead | None = None) -> None: ...
 
     async def mark_errored(self, code: str, exc: BaseException) -> None: ...
+
+    def signed_out(self, device_id: str) -> None:
+        """A device was signed out: forget its token, close its sockets here."""

@@ -15,11 +15,12 @@ from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
 from app.ops.metrics import ROOMS_ERRORED
+from app.people.service import People
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_ops, open_store
+from app.store.choice import open_ops, open_people, open_store
 from app.store.db import OrmPaths
 from app.table import chat, presence
 from app.table.bot_caps import BotCaps, SqlBotGames
@@ -48,6 +49,7 @@ class Hall:
         self.bot_caps = BotCaps(SqlBotGames(self.store.engine), settings.bot_games_per_player,
                                 settings.bot_games_per_address)
         self.sweeper = RoomSweeper(self)
+        self.people = People(settings, open_people(settings, self.store.hub, self.origin), self)
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -62,6 +64,7 @@ class Hall:
         await self.clocks.stop()
         await self.heartbeat.stop()
         await self.bots.stop()
+        await self.people.stop()
         await self.store.stop()
 
     async def _wake_waiting_bots(self) -> None:
@@ -93,6 +96,9 @@ class Hall:
     async def on_notify(self, payload: str) -> None:
         """Another process (or this one, on Postgres) committed a change to a room."""
         kind, code, origin = [*payload.split(":", 2), ""][:3]
+        if kind == "signout":  # 'signout:<device id>:<origin>' (app.people.devices)
+            self.signed_out(code)
+            return
         origin, _, line_id = origin.partition(":")  # chat: 'chat:<code>:<origin>:<line id>'
         if kind in ("state", "room", "reset") and origin != self.origin:
             self.store.forget(code)
@@ -111,6 +117,12 @@ class Hall:
                 self.push(snap)
         except Exception:
             log.exception("could not relay %s", payload)
+
+    def signed_out(self, device_id: str) -> None:
+        """A device was signed out (by this process or another): its token is refused from now
+        on, and its sockets here close."""
+        self.store.forget_device(device_id)
+        self.sockets.close_device(device_id)
 
     async def read_room(self, code: str, state: bool = True) -> RoomRead | None:
         """The `room` message and (`state`) the state as committed now, numbered for

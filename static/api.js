@@ -19,9 +19,25 @@ export function me() {
   }
 }
 
-function remember(player) {
+export function remember(player) {
   localStorage.setItem(KEY, JSON.stringify(player));
   return player;
+}
+
+const SIGNED_OUT = "ziggurat.signedOut";
+
+/** This device was signed out (here, or from another device): forget its player; the lobby
+ * says so once. */
+export function signedOutHere() {
+  localStorage.removeItem(KEY);
+  sessionStorage.setItem(SIGNED_OUT, "1");
+}
+
+/** Whether this device was just signed out (asked once: the answer is then forgotten). */
+export function wasSignedOut() {
+  const was = sessionStorage.getItem(SIGNED_OUT) === "1";
+  sessionStorage.removeItem(SIGNED_OUT);
+  return was;
 }
 
 /** Make a new player with this name (a fresh identity) and keep it. */
@@ -53,6 +69,7 @@ export async function checkIdentity() {
     if (found.name !== player.name) remember({ ...player, name: found.name });
     return me();
   } catch (err) {
+    if (err instanceof ApiError && err.code === "signed_out") { signedOutHere(); return null; }
     if (err instanceof ApiError && err.status === 401) return renewPlayer();
     return player; // offline or a server hiccup: keep what we have
   }
@@ -90,6 +107,7 @@ export async function api(method, path, body) {
   try {
     return await request(method, path, body, player?.token);
   } catch (err) {
+    if (player && err instanceof ApiError && err.code === "signed_out") signedOutHere();
     if (player && err instanceof ApiError && (err.code === "bad_token" || err.code === "token_expired")) {
       const fresh = await renewPlayer();
       return request(method, path, body, fresh?.token);
@@ -109,25 +127,4 @@ export function games() {
 export async function gameInfo(id) {
   return (await games()).find((g) => g.id === id) || { id, title: id, min_players: 1,
                                                       max_players: 1, options_schema: {} };
-}
-
-const RECENT = "ziggurat.recent";
-const RECENT_MAX = 6;
-
-/** Rooms this browser sat in, newest first, so the lobby can lead back to them. */
-export function recentRooms() {
-  try {
-    return JSON.parse(localStorage.getItem(RECENT) || "[]");
-  } catch {
-    return [];
-  }
-}
-
-export function rememberRoom(code, game) {
-  const others = recentRooms().filter((r) => r.code !== code);
-  localStorage.setItem(RECENT, JSON.stringify([{ code, game }, ...others].slice(0, RECENT_MAX)));
-}
-
-export function forgetRoom(code) {
-  localStorage.setItem(RECENT, JSON.stringify(recentRooms().filter((r) => r.code !== code)));
 }

@@ -1,6 +1,7 @@
 // Entry point: a two-page router. `/` is the lobby, `/r/<code>` is a room.
 
 import { checkIdentity } from "./api.js";
+import { openLink } from "./devices.js";
 import { openLobby } from "./lobby.js";
 import { openRoom } from "./room.js";
 
@@ -11,7 +12,8 @@ function route() {
   page?.dispose?.();
   window.scrollTo(0, 0);
   const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
-  page = match ? openRoom(root, decodeURIComponent(match[1])) : openLobby(root);
+  if (location.pathname === "/link") page = openLink(root);
+  else page = match ? openRoom(root, decodeURIComponent(match[1])) : openLobby(root);
 }
 
 window.addEventListener("popstate", route);

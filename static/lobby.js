@@ -1,8 +1,9 @@
 // The lobby: your name, the games with their variants, new rooms, joining by code, open rooms.
 
-import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
+import { api, ApiError, createPlayer, games, me, wasSignedOut } from "./api.js";
 import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer, standinChoice } from "./bots.js";
 import { clockChoice, clockText } from "./clock.js";
+import { deviceMenu, signInChoices, yourGamesCard } from "./devices.js";
 import { rulesButton } from "./rules.js";
 import { h, holdDuringPress, navigate, replace, toast } from "./ui.js";
 
@@ -14,6 +15,7 @@ export function openLobby(root) {
   let timer = null;
   const openList = h("div", { class: "open-rooms", "data-testid": "open-rooms" });
   let openRooms = null; // the last answer: {rooms, titles} or {error}
+  const signedOut = wasSignedOut();
   // The list is refreshed every few seconds: never between the press and release of a click.
   const presses = holdDuringPress(root, drawOpen);
 
@@ -26,9 +28,13 @@ export function openLobby(root) {
       // A first visit sees the games (and "Play vs computer") at once; the name is asked when
       // it is needed (creating, joining, playing), or given here up front.
       h("main", { class: "lobby" },
+        !player && signedOut ? h("section", { class: "card notice", "data-testid": "signed-out" },
+          h("h2", {}, "This device was signed out"),
+          h("p", {}, "Your player was signed out here from another of your devices. Pick a name to play as someone "
+            + "new, or sign in again with a code or a passkey.")) : null,
         player ? null : nameCard(draw),
+        player ? yourGamesCard(titles) : null,
         joinCard(),
-        player && recentRooms().length ? recentCard() : null,
         h("section", { class: "card", "aria-labelledby": "open-title" },
           h("h2", { id: "open-title" }, "Public rooms waiting for players"),
           openList),
@@ -98,30 +104,8 @@ function askName() {
   });
 }
 
-const STATUS_WORDS = { lobby: "waiting for players", active: "in play", finished: "finished",
-                       errored: "paused by an error", aborted: "closed" };
-
-/** Rooms this browser sat in: a way back into a game after closing the tab. */
-function recentCard() {
-  const list = h("ul", { class: "room-list" });
-  const card = h("section", { class: "card", "aria-labelledby": "recent-title", "data-testid": "recent" },
-    h("h2", { id: "recent-title" }, "Your recent rooms"), list);
-  Promise.all([games(), ...recentRooms().map((r) =>
-    api("GET", `/api/rooms/${r.code}`).catch((err) => {
-      if (err instanceof ApiError && err.status === 404) forgetRoom(r.code);
-      return null;
-    }))]).then(([known, ...rooms]) => {
-    const titles = Object.fromEntries(known.map((g) => [g.id, g.title]));
-    const shown = rooms.filter((room) => room && room.status !== "aborted");
-    if (!shown.length) { card.remove(); return; }
-    replace(list, shown.map((room) => h("li", { class: "room-row", "data-code": room.code },
-      h("span", { class: "room-game" }, titles[room.game] || room.game),
-      h("span", { class: "room-host" }, `${room.code} · ${STATUS_WORDS[room.status] || room.status}`),
-      h("span", { class: "room-seats" }),
-      h("button", { class: "btn small", onclick: () => navigate(`/r/${room.code}`) },
-        room.status === "active" ? "Resume" : "Open"))));
-  }).catch(() => card.remove());
-  return card;
+async function titles() {
+  return Object.fromEntries((await games()).map((g) => [g.id, g.title]));
 }
 
 /** The header bar shared by every page. */
@@ -133,6 +117,7 @@ export function topbar(player, onRename, extra = null, renameOptions = {}) {
     extra,
     player ? h("div", { class: "me" },
       h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
+      deviceMenu(),
       onRename ? h("button", { class: "btn ghost small rename", "data-testid": "change-name", title: "Change name",
                                onclick: () => renameDialog(onRename, renameOptions) },
         h("span", { class: "rename-icon", "aria-hidden": "true" }, "✎"), h("span", { class: "rename-text" }, " Change name")) : null)
@@ -158,7 +143,8 @@ function nameCard(after) {
     h("p", {}, "Make a private room, send the link, and play in the browser — on a laptop or a phone."),
     h("form", { class: "name-form", onsubmit: submit },
       h("label", { for: "name-input" }, "What should your friends call you?"),
-      h("div", { class: "row" }, input, h("button", { class: "btn primary", type: "submit" }, "Continue"))));
+      h("div", { class: "row" }, input, h("button", { class: "btn primary", type: "submit" }, "Continue"))),
+    signInChoices(after));
 }
 
 /** A form that asks for a name and makes a player; used by the lobby and by room pages. */

@@ -1,6 +1,7 @@
 // The room shell shared by every game: waiting room, seats, board, log, errors, reconnect, end.
 
-import { api, ApiError, gameInfo, me, rememberRoom, renewPlayer } from "./api.js";
+import { api, ApiError, gameInfo, me, renewPlayer } from "./api.js";
+import { checkSignedOut } from "./devices.js";
 import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
 import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL, standinText, standinWords } from "./bots.js";
@@ -170,6 +171,12 @@ class RoomPage {
         this.notFound("This room no longer exists.");
       } else if (event.code === RECONNECT_NOW) {
         this.scheduleReconnect(Math.random() * 250); // a restart: back at once, not all at once
+      } else if (event.code === 4401) { // signed out from another device, or a refused token
+        checkSignedOut().then((out) => {
+          if (this.disposed) return;
+          if (out) navigate("/");
+          else this.scheduleReconnect();
+        });
       } else {
         this.scheduleReconnect();
       }
@@ -245,7 +252,6 @@ class RoomPage {
     switch (message.type) {
       case "room":
         this.room = message.room;
-        if (this.mySeat() !== null) rememberRoom(this.room.code, this.room.game);
         this.checkSeat();
         this.draw();
         break;

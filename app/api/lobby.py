@@ -20,6 +20,8 @@ from app.api.deps import (
 )
 from app.guard.auth import hash_token, new_token, token_times
 from app.guard.names import clean_name
+from app.people import devices
+from app.people.labels import device_label
 from app.store.models import Player, utcnow
 from app.table import lobby, rooms
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
@@ -82,14 +84,19 @@ async def create_player(body: NewPlayer, request: Request) -> dict[str, str | No
     hall.quotas.spend("players", where)
     token, now = new_token(), utcnow()
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
-                    token_hash=hash_token(token), created_at=now, token_renewed_at=now)
+                    token_hash=hash_token(token), created_at=now, token_renewed_at=now,
+                    device_label=device_label(request.headers.get("user-agent")))
     await hall.store.add_player(player)
     return {"id": player.id, "name": player.name, "token": token,
             **token_times(player, hall.settings.token_ttl)}
 
 
 @router.get("/players/me")
-async def whoami(player: FreshPlayer, hall: HallDep) -> dict[str, str | None]:
+async def whoami(player: FreshPlayer, request: Request) -> dict[str, str | None]:
+    """Who the token names; the browser asks once per page load, which is when its device was
+    last seen (`app.people.devices`)."""
+    hall = hall_of(request)
+    await devices.seen(request.app.state.hall.people, player)
     return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
 
 

@@ -122,14 +122,14 @@ async def _admit(hall: Context, ws: WebSocket, code: str, token: str | None) -> 
                                    hall.settings.token_ttl)
     if found is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")
-    player_id = seat = None
+    player_id = seat = device = None
     if token:
         player_id = check_found(found if found.id is not None else None,
                                 hall.settings.token_ttl).id
-        seat = found.seat
+        seat, device = found.seat, found.device_id
     identity = player_id or f"@{client_address(ws.scope)}"
     _check_caps(hall, code, identity, anonymous=player_id is None)
-    client = Client(ws, code, seat, player_id, identity)
+    client = Client(ws, code, seat, player_id, identity, device)
     hall.sockets.add(client)
     return client
 

@@ -24,10 +24,13 @@ def hash_token(token: str) -> str:
 
 def check_found(found: Any, ttl: timedelta | None) -> Any:
     """The player a token named (an ORM `Player` or a Core row with its columns), refused if
-    unknown (None) or expired."""
+    unknown (None), signed out (its device's `revoked_at`) or expired."""
     if found is None:
         raise ApiError(401, "bad_token", "That player token is not known here; "
                        "create a player again.")
+    if getattr(found, "revoked_at", None) is not None:
+        raise ApiError(401, "signed_out", "This device was signed out from another of your "
+                       "devices; sign in again (a link code or a passkey) to play as yourself.")
     if ttl is not None and expires_at(found, ttl) <= utcnow():
         raise ApiError(401, "token_expired", "That player token has expired (it was not "
                        "renewed in time); create a player again.")

@@ -43,6 +43,7 @@ class Client:
     seat: int | None
     player_id: str | None
     identity: str = ""  # whom the per-identity socket cap counts: a player, or an address
+    device: str | None = None  # the signed-in device whose token opened it (None: no token)
     # Texts to send, oldest first; None: close the socket (`close_with`).
     outbox: list[str | None] = field(default_factory=list)
     # Sends start once the handler is reading the socket (`go_live`); the writer while it runs.
@@ -198,6 +199,15 @@ class RoomSockets:
 
     def clients(self, code: str) -> list[Client]:
         return list(self._rooms.get(code, ()))
+
+    def close_device(self, device_id: str) -> int:
+        """Close every socket the device opened here (it was signed out: 4401, the code of a
+        refused token); how many. Rare, so a walk over every socket is fine."""
+        closing = [c for clients in self._rooms.values() for c in clients
+                   if c.device == device_id]
+        for client in closing:
+            client.close(4401, "signed out")
+        return len(closing)
 
     def push_state(self, snap: Snapshot, on_rule_error: Callable[[BaseException], None],
                    force: bool = False, only: Client | None = None) -> None:

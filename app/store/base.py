@@ -196,7 +196,10 @@ class Store(Protocol):
                               fresh: bool = False) -> Player | None:
         """The token's player (None: no token; 401 if unknown or expired). A store may
         answer from a copy it holds; `fresh` reads the renewal time as committed now."""
-    async def renew_token(self, player_id: str, at: datetime) -> None: ...
+    async def renew_token(self, device_id: str, at: datetime) -> None:
+        """Push the device's token expiry back (each device renews its own)."""
+    def forget_device(self, device_id: str) -> None:
+        """The device was signed out: a copy of its player held by token goes (Postgres)."""
 
     # -- rooms and seats -----------------------------------------------------------------------
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,

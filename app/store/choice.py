@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from app.config import Settings
 from app.store.base import Store
+from app.store.hub import Hub
 from app.store.ops import OpsPaths
+from app.store.people import SqlPeople
 from app.store.postgres.store import PostgresStore
 from app.store.sqlite import SqliteStore
 
@@ -20,3 +22,9 @@ def open_store(settings: Settings, origin: str) -> Store:
 def open_ops(store: Store) -> OpsPaths:
     """app/ops's reads (`app.ops.store.OpsReads`), on the store's own sessions."""
     return OpsPaths(store.sessions)  # type: ignore[attr-defined]  # both stores have them
+
+
+def open_people(settings: Settings, hub: Hub, origin: str) -> SqlPeople:
+    """The people package's storage (`app.people.storage.PeopleStore`), on the same database;
+    its notifications go through the store's hub."""
+    return SqlPeople(settings.async_database_url, hub, origin)

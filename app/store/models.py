@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -49,14 +50,38 @@ class Base(DeclarativeBase):
 
 class Player(Base):
     __tablename__ = "players"
+    # The token fields below are not columns: a player has a token per device (`Device`).
+    __allow_unmapped__ = True
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # The token expires TOKEN_TTL_DAYS after this (None: never renewed, count from created_at).
-    token_renewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
-                                                              nullable=True)
+    # The device whose token named this player (app/store/tokens.py), or, for a new player, the
+    # first device's token (`add_player` makes it): its hash, id and renewal time (the token
+    # expires TOKEN_TTL_DAYS after it; None: count from created_at).
+    token_hash: str | None = None
+    device_id: str | None = None
+    device_label: str | None = None
+    token_renewed_at: datetime | None = None
+    revoked_at: datetime | None = None  # the device was signed out: its token is refused
+
+
+class Device(Base):
+    """One signed-in device of a player: its own token (hashed), renewed on its own, and
+    signed out (`revoked_at`) without touching the player's other devices."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    renewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Signed out: the token is refused (401 `signed_out`); the row stays so that it can say so.
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Room(Base):
@@ -247,3 +272,47 @@ class SeatSocket(Base):
     room_code: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+# -- the people package's tables (app/people/, migration 0015) ---------------------------
+
+class LinkCode(Base):
+    """A short code that signs one more device in as the player; single use, short lived.
+    Only its hash is kept, as for tokens."""
+
+    __tablename__ = "link_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Passkey(Base):
+    """A WebAuthn credential of a player: its id (base64url), public key and signature count."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(Integer)
+    label: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge handed out and not yet answered: taken (deleted) by its answer, so
+    it works once, and refused past `expires_at`. `player_id`: the player adding a passkey
+    (None: a sign-in, whose player the passkey names)."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    challenge: Mapped[str] = mapped_column(String(128))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                                  nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -32,10 +32,19 @@ from app.store.base import (
 )
 from app.store.db import transaction
 from app.store.hub import Hub
-from app.store.models import AdminAction, ChatMessage, MoveRow, Player, Room, Seat, Watcher
+from app.store.models import (
+    AdminAction,
+    ChatMessage,
+    Device,
+    MoveRow,
+    Player,
+    Room,
+    Seat,
+    Watcher,
+)
 from app.store.table import TablePaths
 
-PLAYERS = Player.__table__
+PLAYERS, DEVICES = Player.__table__, Device.__table__
 # A room in one of these states is over; it is deleted once its retention runs out.
 CLOSED = ("finished", "aborted", "errored")
 # Open rooms listed at most (the newest).
@@ -64,10 +73,10 @@ class SharedPaths(TablePaths):
 
     # -- players ----------------------------------------------------------------------------
 
-    async def renew_token(self, player_id: str, at: datetime) -> None:
+    async def renew_token(self, device_id: str, at: datetime) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(
-                token_renewed_at=at))
+            await conn.execute(update(DEVICES).where(DEVICES.c.id == device_id).values(
+                renewed_at=at, last_seen=at))
 
     # -- rooms and seats -----------------------------------------------------------------------
 

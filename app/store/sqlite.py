@@ -37,6 +37,7 @@ from app.store.db import transaction, uncount
 from app.store.hub import MemoryHub
 from app.store.models import (
     ChatMessage,
+    Device,
     MoveRow,
     Player,
     Room,
@@ -46,12 +47,12 @@ from app.store.models import (
     Watcher,
 )
 from app.store.shared import SharedPaths
-from app.store.tokens import player_for_token
+from app.store.tokens import insert_player, player_for_token
 from app.table.rooms import room_deadlines
 from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 ROOMS, SEATS, MOVES = Room.__table__, Seat.__table__, MoveRow.__table__
-PLAYERS, LINES = Player.__table__, ChatMessage.__table__
+PLAYERS, LINES, DEVICES = Player.__table__, ChatMessage.__table__, Device.__table__
 _PERSON, _REPLACED = PLAYERS.alias("person"), PLAYERS.alias("replaced")
 _ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version,
                  ROOMS.c.state, ROOMS.c.turn_clock, ROOMS.c.clock_increment,
@@ -79,13 +80,14 @@ class SqliteStore(SharedPaths):
 
     async def add_player(self, player: Player) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(insert(PLAYERS).values(
-                id=player.id, name=player.name, token_hash=player.token_hash,
-                created_at=player.created_at, token_renewed_at=player.token_renewed_at))
+            await insert_player(conn, player)
 
     async def player_by_token(self, token: str | None, ttl: timedelta | None,
                               fresh: bool = False) -> Player | None:
         return await player_for_token(self.reader, token, ttl)
+
+    def forget_device(self, device_id: str) -> None:
+        """Nothing held: every token is read afresh."""
 
     # -- rooms and seats -----------------------------------------------------------------------
 
@@ -262,12 +264,15 @@ class SqliteStore(SharedPaths):
 
 
 def _admit_query(code: str, token_hash: str | None) -> Select[Any]:
-    """The room, with the token's player and their seat if any."""
+    """The room, with the token's player (through its device) and their seat if any."""
     query = select(ROOMS.c.code).where(ROOMS.c.code == code)
     if token_hash:
-        query = query.add_columns(PLAYERS.c.id, PLAYERS.c.created_at,
-                                  PLAYERS.c.token_renewed_at, SEATS.c.seat).select_from(
-            ROOMS.outerjoin(PLAYERS, PLAYERS.c.token_hash == token_hash).outerjoin(
+        query = query.add_columns(
+            DEVICES.c.player_id.label("id"), PLAYERS.c.created_at,
+            DEVICES.c.renewed_at.label("token_renewed_at"), DEVICES.c.id.label("device_id"),
+            DEVICES.c.revoked_at, SEATS.c.seat).select_from(
+            ROOMS.outerjoin(DEVICES, DEVICES.c.token_hash == token_hash).outerjoin(
+                PLAYERS, PLAYERS.c.id == DEVICES.c.player_id).outerjoin(
                 SEATS, (SEATS.c.room_code == ROOMS.c.code) & (SEATS.c.player_id == PLAYERS.c.id)))
     return query
 

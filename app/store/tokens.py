@@ -1,20 +1,35 @@
 """A player found by their bearer token, on either database. What a token proves (hashing,
-expiry) is the guard's (`app.guard.auth`); this reads the row."""
+expiry, a signed-out device) is the guard's (`app.guard.auth`); this reads the rows.
+
+A token belongs to one of the player's devices (`devices`): the Player read carries that
+device's id, token hash and renewal time, and whether it was signed out (`revoked_at`)."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.guard.auth import check_found, hash_token
-from app.store.models import Player
+from app.store.models import Device, Player
 
-_PLAYERS = Player.__table__
-_BY_TOKEN = ("SELECT id, name, token_hash, created_at, token_renewed_at FROM players "
-             "WHERE token_hash = $1")
+_PLAYERS, _DEVICES = Player.__table__, Device.__table__
+_BY_TOKEN = ("SELECT p.id, p.name, p.created_at, d.id AS device_id, d.token_hash, "
+             "d.renewed_at AS token_renewed_at, d.revoked_at "
+             "FROM devices d JOIN players p ON p.id = d.player_id WHERE d.token_hash = $1")
+_BY_TOKEN_CORE = select(
+    _PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.created_at, _DEVICES.c.id.label("device_id"),
+    _DEVICES.c.token_hash, _DEVICES.c.renewed_at.label("token_renewed_at"),
+    _DEVICES.c.revoked_at).select_from(
+        _DEVICES.join(_PLAYERS, _PLAYERS.c.id == _DEVICES.c.player_id))
+
+
+def caller(row: Any) -> Player:
+    """A detached Player from a token's row (`_BY_TOKEN`), with its device's fields."""
+    return Player(**dict(row))
 
 
 async def player_for_token(reader: AsyncEngine, token: str | None,
@@ -25,9 +40,9 @@ async def player_for_token(reader: AsyncEngine, token: str | None,
     if not token:
         return None
     async with reader.connect() as conn:
-        row = (await conn.execute(select(_PLAYERS).where(
-            _PLAYERS.c.token_hash == hash_token(token)))).first()
-    return check_found(None if row is None else Player(**row._mapping), ttl)
+        row = (await conn.execute(_BY_TOKEN_CORE.where(
+            _DEVICES.c.token_hash == hash_token(token)))).first()
+    return check_found(None if row is None else caller(row._mapping), ttl)
 
 
 async def player_from_pool(pool: Any, token: str | None, ttl: timedelta | None) -> Player | None:
@@ -37,4 +52,21 @@ async def player_from_pool(pool: Any, token: str | None, ttl: timedelta | None) 
     if not token:
         return None
     row = await pool.fetchrow(_BY_TOKEN, hash_token(token))
-    return check_found(None if row is None else Player(**dict(row.items())), ttl)
+    return check_found(None if row is None else caller(row.items()), ttl)
+
+
+def first_device(player: Player) -> None:
+    """Name the first device of a player about to be stored (its id; renewed as made)."""
+    player.device_id = player.device_id or secrets.token_hex(8)
+    player.token_renewed_at = player.token_renewed_at or player.created_at
+
+
+async def insert_player(conn: AsyncConnection, player: Player) -> None:
+    """The player's row and their first device's, on one connection (SQLite's store)."""
+    first_device(player)
+    await conn.execute(insert(_PLAYERS).values(id=player.id, name=player.name,
+                                               created_at=player.created_at))
+    await conn.execute(insert(_DEVICES).values(
+        id=player.device_id, player_id=player.id, token_hash=player.token_hash,
+        label=player.device_label, created_at=player.created_at,
+        renewed_at=player.token_renewed_at, last_seen=player.created_at))

@@ -21,7 +21,8 @@ async def renew_token(hall: Context, player: Player) -> dict[str, str | None]:
     every tab holding it goes on working. An expired token cannot be renewed (the caller's
     token was checked before)."""
     player.token_renewed_at = utcnow()  # the player was read outside any session
-    await hall.store.renew_token(player.id, player.token_renewed_at)
+    assert player.device_id is not None  # a player read by token
+    await hall.store.renew_token(player.device_id, player.token_renewed_at)
     return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
 
 

@@ -7,13 +7,17 @@ import asyncio
 
 import pytest
 from alembic import command
-from sqlalchemy import insert, select
+from sqlalchemy import column, insert, select, table
 from sqlalchemy.exc import IntegrityError
 
 from app.store.db import make_engine, make_sessionmaker
 from app.store.migrate import alembic_config
-from app.store.models import Player, Room, Seat
+from app.store.models import Room, Seat, utcnow
 from tests.server import database
+
+# The players table as 0008 had it (its token moved to `devices` in 0015).
+_PLAYERS_0008 = table("players", column("id"), column("name"), column("token_hash"),
+                      column("created_at"))
 
 
 async def _double_seats(url: str) -> None:
@@ -22,8 +26,8 @@ async def _double_seats(url: str) -> None:
     columns later migrations added."""
     engine = make_engine(url)
     async with make_sessionmaker(engine)() as session, session.begin():
-        await session.execute(insert(Player.__table__).values(id="p", name="P",
-                                                              token_hash="h"))
+        await session.execute(insert(_PLAYERS_0008).values(id="p", name="P", token_hash="h",
+                                                           created_at=utcnow()))
         for code, status in (("aaa-aaa-aaa", "lobby"), ("bbb-bbb-bbb", "active")):
             await session.execute(insert(Room.__table__).values(
                 code=code, game="gem-pyramid", options={}, status=status, host_id="p",

@@ -32,7 +32,7 @@ async def _renewed_days_ago(db_url: str, player_id: str, days: float) -> None:
     """Pretend the token was issued (or last renewed) `days` ago."""
     conn = await asyncpg.connect(db_url.replace("postgresql+asyncpg://", "postgresql://"))
     try:
-        await conn.execute("UPDATE players SET token_renewed_at = $1 WHERE id = $2",
+        await conn.execute("UPDATE devices SET renewed_at = $1 WHERE player_id = $2",
                            datetime.now(UTC) - timedelta(days=days), player_id)
     finally:
         await conn.close()

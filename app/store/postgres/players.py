@@ -4,7 +4,8 @@ Why: a new room is two players made, then the host's room, the guest's join and 
 each of which read the caller's token (one statement each, three of a set-up's round trips).
 A player row never changes but for its renewal time, and a renewal only pushes the token's
 expiry later, so a remembered row can only judge a token expired too early, never too late:
-such a token is read again before it is refused. Nothing deletes players. Routes that report
+such a token is read again before it is refused. A device signed out is forgotten at once, in
+every process (`forget_device`, told through the hub). Routes that report
 the expiry (`/players/me`, renewal) read afresh (`fresh`), since another process may have
 renewed the token since.
 """
@@ -42,6 +43,12 @@ class Tokens:
             return None
         self._players.move_to_end(token_hash)
         return held
+
+    def forget_device(self, device_id: str) -> None:
+        """The device was signed out (here or in another process): its token is read again,
+        and refused."""
+        for token_hash in [h for h, p in self._players.items() if p.device_id == device_id]:
+            del self._players[token_hash]
 
     async def player(self, pool: Connections, token: str | None, ttl: timedelta | None,
                      fresh: bool) -> Player | None:

@@ -37,11 +37,15 @@ from app.store.postgres import roomread, seatcount, seatwrite
 from app.store.postgres.players import Tokens
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
+from app.store.tokens import first_device
 from app.table import rooms
 from app.table.rooms import room_deadlines
 
-_NEW_PLAYER = ("INSERT INTO players (id, name, token_hash, created_at, token_renewed_at) "
-               "VALUES ($1, $2, $3, $4, $4)")
+# The player and their first device, in one statement (the device's key is checked at its end).
+_NEW_PLAYER = """
+WITH p AS (INSERT INTO players (id, name, created_at) VALUES ($1, $2, $4))
+INSERT INTO devices (id, player_id, token_hash, label, created_at, renewed_at, last_seen)
+VALUES ($5, $1, $3, $6, $4, $4, $4)"""
 
 # $1 code, $2 game, $3 options, $4 host, $5 private, $6 seed, $7 now, $8 turn clock,
 # $9 clock increment, $10 seats, $11 stand-in level. The seats reference the room: their foreign
@@ -57,8 +61,9 @@ SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 
 RETURNING xmin::text"""
 
 _ADMIT = """
-SELECT r.code, p.id, p.created_at, p.token_renewed_at, s.seat
-FROM rooms r LEFT JOIN players p ON p.token_hash = $2
+SELECT r.code, p.id, p.created_at, d.renewed_at AS token_renewed_at, d.id AS device_id,
+       d.revoked_at, s.seat
+FROM rooms r LEFT JOIN devices d ON d.token_hash = $2 LEFT JOIN players p ON p.id = d.player_id
      LEFT JOIN seats s ON s.room_code = r.code AND s.player_id = p.id
 WHERE r.code = $1"""
 
@@ -102,14 +107,18 @@ class PostgresStore(SharedPaths):
     # -- players ----------------------------------------------------------------------------
 
     async def add_player(self, player: Player) -> None:
+        first_device(player)
         await self.cache.pool.execute(_NEW_PLAYER, player.id, player.name, player.token_hash,
-                                      player.created_at)
+                                      player.created_at, player.device_id, player.device_label)
         self.tokens.remember(player)
 
     async def player_by_token(self, token: str | None, ttl: timedelta | None,
                               fresh: bool = False) -> Player | None:
         """Remembered in this process unless `fresh` (`players.Tokens`)."""
         return await self.tokens.player(self.cache.pool, token, ttl, fresh)
+
+    def forget_device(self, device_id: str) -> None:
+        self.tokens.forget_device(device_id)
 
     # -- rooms and seats -----------------------------------------------------------------------
 
@@ -153,14 +162,15 @@ class PostgresStore(SharedPaths):
             # Rooms are deleted only days after they closed, and every process forgets a room
             # it is told closed; a held room in play or in the lobby exists.
             if token_hash is None:
-                return SimpleNamespace(code=code, id=None, created_at=None,
-                                       token_renewed_at=None, seat=None)
+                return SimpleNamespace(code=code, id=None, created_at=None, device_id=None,
+                                       revoked_at=None, token_renewed_at=None, seat=None)
             player = self.tokens.held(token_hash, ttl)
             if player is not None:
                 seat = next((n for n, (pid, _) in held.seats.items() if pid == player.id),
                             None)
                 return SimpleNamespace(code=code, id=player.id, created_at=player.created_at,
-                                       token_renewed_at=player.token_renewed_at, seat=seat)
+                                       token_renewed_at=player.token_renewed_at,
+                                       device_id=player.device_id, revoked_at=None, seat=seat)
         row = await self.cache.pool.fetchrow(_ADMIT, code, token_hash)
         return None if row is None else SimpleNamespace(**dict(row.items()))
 
