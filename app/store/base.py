@@ -201,9 +201,9 @@ class Store(Protocol):
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
-                       standin: str | None = None) -> dict[str, Any]:
+                       standin: str | None = None, pace: str = "live") -> dict[str, Any]:
         """Store a new room; its wire `room` object. `standin`: the level of the bots that stand
-        in for its players (None: the server's BOT_LEVEL)."""
+        in for its players (None: the server's BOT_LEVEL); `pace`: `app.table.pace`."""
     async def change_seats(self, code: str, action: SeatAction,
                            *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
         """Run a seat action on the room as committed, commit it and tell every process; the

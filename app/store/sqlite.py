@@ -92,10 +92,10 @@ class SqliteStore(SharedPaths):
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
-                       standin: str | None = None) -> dict[str, Any]:
+                       standin: str | None = None, pace: str = "live") -> dict[str, Any]:
         async with self.sessions() as session, transaction(session):
             room = await orm.create_room(session, host, game, options, seats, private,
-                                           turn_clock, clock_increment, standin)
+                                           turn_clock, clock_increment, standin, pace)
             return await orm.room_payload(session, room)
 
     async def change_seats(self, code: str, action: SeatAction,
