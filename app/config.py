@@ -73,6 +73,26 @@ class Settings(BaseSettings):
     room_retention_days: float = 90.0
     room_sweep_seconds: float = 600.0
     static_dir: Path = ROOT / "static"
+    # Notifications (app/notify/). "Your turn" goes to a player not connected to the room for
+    # this long (never while they are).
+    notify_after_seconds: float = 60.0
+    # smtp://user:password@host:587 (STARTTLS when offered) or smtps://… (TLS); unset: no mail.
+    smtp_url: str | None = None
+    mail_from: str = "Ziggurat <ziggurat@localhost>"
+    # The address players reach this server at: the links in mails (room, verify, unsubscribe).
+    public_url: str = "http://localhost:8000"
+    # Tests only: webhooks may then be plain http and reach loopback addresses.
+    webhook_allow_loopback: bool = False
+    # How often each process's worker looks for due notifications; the first retry's wait
+    # (doubled at each failure, at most an hour) and the attempts before a row is given up.
+    notify_poll_seconds: float = 1.0
+    notify_retry_seconds: float = 30.0
+    notify_max_attempts: int = 8
+    # Mails per player and per address in any 24 hours (verification mails included).
+    mails_per_player_per_day: int = 40
+    mails_per_address_per_day: int = 20
+    # A digest player's held mails go out together this long after the first was held.
+    digest_seconds: float = 86_400.0
 
     @field_validator("bot_level")
     @classmethod

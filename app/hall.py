@@ -14,11 +14,12 @@ import secrets
 from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
+from app.notify.service import Notifications
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_store
+from app.store.choice import open_notify_store, open_store
 from app.table import chat, presence
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
@@ -41,6 +42,7 @@ class Hall:
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
         self.sweeper = RoomSweeper(self)
+        self.notify = Notifications(settings, open_notify_store(self.store), self.load_snapshot)
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -48,9 +50,11 @@ class Hall:
         await self._wake_waiting_bots()
         self.clocks.start()
         self.sweeper.start()
+        self.notify.start()
         await self.heartbeat.start()
 
     async def stop(self) -> None:
+        await self.notify.stop()
         await self.sweeper.stop()
         await self.clocks.stop()
         await self.heartbeat.stop()

@@ -13,7 +13,7 @@ itself. Nothing outside app/store touches SQLAlchemy or a session: the seam is t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -42,6 +42,7 @@ class RoomView(Protocol):
     clock_increment: int | None
     clock_banks: dict[str, float] | None
     last_move_at: datetime | None
+    pace: str | None  # app.table.pace (None: a room older than the choice, live)
 
 
 class Written(Protocol):
@@ -54,6 +55,9 @@ class Written(Protocol):
     now: datetime
     banks: dict[str, float] | None
     timed_out: int | None
+    # Notifications the move makes due (app.notify.policy.Notice: kind, seat, due_at), written
+    # into the outbox in the move's transaction; empty for every live room's move.
+    notices: Sequence[Any]
 
 
 # A judged move (`app.play.moves.Judged`), as the store writes it.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.config import Settings
 from app.store.base import Store
+from app.store.notify import NotifyPaths
 from app.store.postgres.store import PostgresStore
 from app.store.sqlite import SqliteStore
 
@@ -14,3 +15,8 @@ def open_store(settings: Settings, origin: str) -> Store:
     if url.startswith("sqlite"):
         return SqliteStore(url, origin)
     return PostgresStore(url, origin)
+
+
+def open_notify_store(store: Store) -> NotifyPaths:
+    """The notification package's storage, on the store's own engine (app/notify/storage.py)."""
+    return NotifyPaths(store.engine)  # type: ignore[attr-defined]

@@ -254,8 +254,9 @@ class SeatSocket(Base):
 
 class NotifySettings(Base):
     """A player's notification channels (app/notify/): an e-mail address (used only once
-    verified), a webhook URL, and whether mails come as a daily digest. The one-time links
-    are kept as hashes, like player tokens."""
+    verified), a webhook URL, and whether mails come as a daily digest. The tokens of the
+    verification link and the unsubscribe link (which every mail carries, so it must be
+    readable) grant nothing but that one change to this row."""
 
     __tablename__ = "notify_settings"
 
@@ -265,8 +266,8 @@ class NotifySettings(Base):
     email_verified: Mapped[bool] = mapped_column(Boolean, default=False)
     webhook: Mapped[str | None] = mapped_column(String(2000), nullable=True)
     digest: Mapped[bool] = mapped_column(Boolean, default=False)
-    verify_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
-    unsubscribe_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    verify_token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    unsubscribe_token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -301,3 +302,8 @@ class Outbox(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
                                                      index=True)
+
+    @staticmethod
+    def key(kind: str, room: str | None, version: int | None, player: str, channel: str) -> str:
+        """The row's `dedupe` (Postgres's move statement spells it the same way)."""
+        return f"{kind}:{room or '-'}:{'-' if version is None else version}:{player}:{channel}"

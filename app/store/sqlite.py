@@ -45,6 +45,7 @@ from app.store.models import (
     SeatVote,
     Watcher,
 )
+from app.store.outbox import write_notices
 from app.store.shared import SharedPaths
 from app.store.tokens import player_for_token
 from app.table.rooms import room_deadlines
@@ -55,7 +56,7 @@ PLAYERS, LINES = Player.__table__, ChatMessage.__table__
 _PERSON, _REPLACED = PLAYERS.alias("person"), PLAYERS.alias("replaced")
 _ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version,
                  ROOMS.c.state, ROOMS.c.turn_clock, ROOMS.c.clock_increment,
-                 ROOMS.c.clock_banks, ROOMS.c.last_move_at)
+                 ROOMS.c.clock_banks, ROOMS.c.last_move_at, ROOMS.c.pace)
 
 
 class SqliteStore(SharedPaths):
@@ -178,6 +179,8 @@ class SqliteStore(SharedPaths):
                     room_code=code, version=version, seat=j.seat, client_id=client_id,
                     move=move, events=j.events, created_at=j.now,
                     by=recorded_by(j.seat, held.person, held.bot, held.replaced, client_id)))
+                if j.notices:  # a turn-based room's: into the outbox, in this transaction
+                    await write_notices(conn, code, version, j.notices, j.now)
                 await self.hub.notify_in(conn, f"state:{code}:{self.origin}")
                 return version, j
         except IntegrityError:

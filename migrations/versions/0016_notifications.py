@@ -33,12 +33,12 @@ def upgrade() -> None:
         sa.Column("email_verified", sa.Boolean(), nullable=False),
         sa.Column("webhook", sa.String(2000), nullable=True),
         sa.Column("digest", sa.Boolean(), nullable=False),
-        sa.Column("verify_hash", sa.String(64), nullable=True),
-        sa.Column("unsubscribe_hash", sa.String(64), nullable=True),
+        sa.Column("verify_token", sa.String(64), nullable=True),
+        sa.Column("unsubscribe_token", sa.String(64), nullable=True),
         sa.Column("updated_at", _WHEN, nullable=False),
         sa.PrimaryKeyConstraint("player_id", name="pk_notify_settings"),
-        sa.UniqueConstraint("verify_hash", name="uq_notify_settings_verify_hash"),
-        sa.UniqueConstraint("unsubscribe_hash", name="uq_notify_settings_unsubscribe_hash"),
+        sa.UniqueConstraint("verify_token", name="uq_notify_settings_verify_token"),
+        sa.UniqueConstraint("unsubscribe_token", name="uq_notify_settings_unsubscribe_token"),
     )
     op.create_table(
         "notify_outbox",
