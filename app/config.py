@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     notify_poll_seconds: float = 1.0
     notify_retry_seconds: float = 30.0
     notify_max_attempts: int = 8
+    # A worker's claim on a row lasts this long: a process killed mid-send leaves the row to
+    # another worker (or itself, restarted) after it; longer than any one send takes.
+    notify_claim_seconds: float = 120.0
     # Mails per player and per address in any 24 hours (verification mails included).
     mails_per_player_per_day: int = 40
     mails_per_address_per_day: int = 20

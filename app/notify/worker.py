@@ -29,7 +29,6 @@ from games import REGISTRY
 
 log = logging.getLogger(__name__)
 CLAIM = 20  # rows per claim
-LEASE = timedelta(seconds=120)  # a claim outlasts any one send (SMTP 10 s, webhook 5 s)
 MAX_BACKOFF = 3600.0
 DAY = timedelta(days=1)
 
@@ -74,7 +73,8 @@ class Worker:
     async def run_once(self) -> int:
         """Claim the due rows and deal with each; how many were claimed."""
         now = utcnow()
-        rows = await self._store.claim(now, now + LEASE, CLAIM)
+        lease = timedelta(seconds=self._settings.notify_claim_seconds)
+        rows = await self._store.claim(now, now + lease, CLAIM)
         for row in rows:
             await self._handle(row)
         return len(rows)

@@ -40,10 +40,20 @@ class Mailbox:
         self.port = free_port()
         self.mails: list[EmailMessage] = []
         self._lock = threading.Lock()
+        # Mail to an address in here waits until its event is set, then is refused (a server
+        # that hangs mid-send, so that the sender can be killed there).
+        self.hang: dict[str, threading.Event] = {}
+        self.hung: set[str] = set()
         self._controller: Controller | None = None
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         mail = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        held = next((e for a, e in self.hang.items() if a in envelope.rcpt_tos), None)
+        if held is not None:
+            self.hung.update(envelope.rcpt_tos)
+            while not held.is_set():  # the SMTP server's own thread and loop: poll
+                await asyncio.sleep(0.05)
+            return "451 Try again later"
         with self._lock:
             self.mails.append(mail)  # type: ignore[arg-type]
         return "250 Message accepted for delivery"
@@ -134,7 +144,7 @@ class Receiver:
 
 def server_for(database_url: str, mailbox: Mailbox | None = None, **env: str) -> Server:
     """A server (not started) sending mail to `mailbox`, with its own address as PUBLIC_URL."""
-    server = Server(database_url, **FAST, **env)
+    server = Server(database_url, **(FAST | env))
     server._env["PUBLIC_URL"] = server.url
     if mailbox is not None:
         server._env["SMTP_URL"] = mailbox.url
