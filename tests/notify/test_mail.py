@@ -187,3 +187,30 @@ async def test_retries_while_the_smtp_server_is_down(api: Api, served: tuple[Ser
     await mailbox.wait_for(address, "Confirm your address")
     [row] = await outbox(served[1], player_id=player["id"], kind="verify")
     assert row.status == "sent" and row.attempts >= 2
+
+
+async def test_mail_caps_per_address_and_per_player(mailbox: Mailbox) -> None:
+    """Someone typing another person's address again and again gets them one mail; a player
+    gets at most their day's count, whatever the addresses."""
+    with database("sqlite") as url, started(server_for(
+            url, mailbox, MAILS_PER_ADDRESS_PER_DAY="1", MAILS_PER_PLAYER_PER_DAY="2")) as srv:
+        api = Api(srv.url)
+        pest, other = await api.player("Pest"), await api.player("Other")
+        victim = f"victim-{srv.port}@example.org"
+        for player in (pest, other):
+            await api.call("PUT", "/api/players/me/notifications", player["token"],
+                           json={"email": victim})
+        rows = await outbox(url, kind="verify")
+        settled_rows = [await settled(url, row.id) for row in rows]
+        assert sorted(r.status for r in settled_rows) == ["dropped", "sent"]
+        assert "cap" in next(r for r in settled_rows if r.status == "dropped").error
+        assert len(mailbox.to(victim)) == 1
+        sender = pest if settled_rows[0].status == "sent" else other
+        for n in range(2):  # the sender's second mail goes out, the third does not
+            address = f"mine{n}-{srv.port}@example.org"
+            await api.call("PUT", "/api/players/me/notifications", sender["token"],
+                           json={"email": address})
+            [row] = await outbox(url, kind="verify", address=address)
+            row = await settled(url, row.id)
+            assert row.status == ("sent" if n == 0 else "dropped"), row
+        await api.close()

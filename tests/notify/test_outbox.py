@@ -5,6 +5,8 @@ for a seat to act whose player has a channel, once per channel."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -59,3 +61,26 @@ async def test_only_a_turn_based_move_with_someone_to_tell_writes(hall: Hall) ->
     reminder = as_utc(rows[0].due_at) - before
     assert timedelta(seconds=HOUR * 0.75 - 5) < reminder < timedelta(seconds=HOUR * 0.75 + 60)
     assert rows[2].dedupe == f"your_turn:{told}:{version}:{ids[1]}:email"
+
+
+async def test_the_invitation_hook(hall: Hall) -> None:
+    """The friends feature's hook queues one invitation per channel, once per room; a webhook
+    whose host turned private since it was saved is refused at the send, with no request."""
+    code, _ = await _room(hall, "turn-based", "iv", channels=False)
+    async with hall.store.sessions() as session, session.begin():
+        session.add(Player(id="friend", name="Friend", token_hash="friend"))
+        await session.flush()
+        session.add(NotifySettings(player_id="friend", email="friend@example.org",
+                                   email_verified=True, webhook="https://127.0.0.1:9/hook",
+                                   digest=False, updated_at=utcnow()))
+    assert await hall.notify.invite("friend", code) == 2
+    assert await hall.notify.invite("friend", code) == 0
+    deadline = time.monotonic() + 60
+    while True:
+        rows = {r.channel: r for r in await _rows(hall, code) if r.kind == "invite"}
+        if all(r.status not in ("pending", "sending") for r in rows.values()):
+            break
+        assert time.monotonic() < deadline, rows
+        await asyncio.sleep(0.05)
+    assert rows["webhook"].status == "failed" and "public" in rows["webhook"].error
+    assert rows["email"].status == "dropped"  # this hall has no SMTP server
