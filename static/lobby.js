@@ -94,7 +94,8 @@ function recentCard() {
     if (!shown.length) { card.remove(); return; }
     replace(list, shown.map((room) => h("li", { class: "room-row", "data-code": room.code },
       h("span", { class: "room-game" }, titles[room.game] || room.game),
-      h("span", { class: "room-host" }, `${room.code} · ${STATUS_WORDS[room.status] || room.status}`),
+      h("span", { class: "room-host" }, `${room.code} · ${STATUS_WORDS[room.status] || room.status}`
+        + (room.pace === "turn-based" ? " · turn-based" : "")),
       h("span", { class: "room-seats" }),
       h("button", { class: "btn small", onclick: () => navigate(`/r/${room.code}`) },
         room.status === "active" ? "Resume" : "Open"))));

@@ -17,7 +17,7 @@ from app.config import get_settings
 from app.errors import ApiError
 from app.store.models import Room, Seat, utcnow
 from app.table.absence import seat_handed, standin_level
-from app.table.pace import LIVE, check_pace, pace_of
+from app.table.pace import LIVE, check_pace, pace_of, turn_based
 from app.table.seat_clocks import seat_deadlines, starting_banks, wire_deadlines
 from app.table.tablelog import admin_log, closed_reason
 from bots.levels import DEFAULT_LEVEL, LEVELS
@@ -86,7 +86,7 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
                               if seat.player_id is not None else None),
                    "bot": seat.bot,
                    "connected": seat.bot is not None or seat.connections > 0,
-                   "away": seat.seat in away,
+                   "away": seat.seat in away and not turn_based(room),  # nobody is, there
                    "clock_bank": (room.clock_banks or {}).get(str(seat.seat)),
                    **absence.get(seat.seat, {})}
                   for seat in seats],

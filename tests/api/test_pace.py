@@ -118,3 +118,20 @@ async def test_the_clock_runs_in_a_deserted_turn_based_room(hall: Hall) -> None:
     async with hall.store.sessions() as session:
         seats = list(await session.scalars(select(Seat).where(Seat.room_code == slow)))
     assert all(s.player_id is not None and s.bot is None for s in seats), "seats stay theirs"
+    # Timed out three turns in a row, a seat is still nobody's "away" in a turn-based room.
+    while len(await _clock_moves(hall, slow)) < 6:
+        async with hall.store.sessions() as session, session.begin():
+            await session.execute(update(Room).where(Room.code == slow).values(
+                last_move_at=utcnow() - timedelta(seconds=HOUR + LATE_GRACE_SECONDS + 1)))
+        hall.store.forget(slow)
+        await hall.clocks.fire_expired()
+        assert time.monotonic() < deadline + 240, "the clock stopped playing"
+        await asyncio.sleep(0.05)
+    message = await hall.store.room_message(slow)
+    assert message is not None
+    assert [s["away"] for s in message["room"]["seats"]] == [False, False]
+
+
+async def _clock_moves(hall: Hall, code: str) -> list[MoveRow]:
+    async with hall.store.sessions() as session:
+        return list(await session.scalars(select(MoveRow).where(MoveRow.room_code == code)))
