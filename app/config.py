@@ -105,6 +105,33 @@ class Settings(BaseSettings):
                              "(scheme and host, an optional port, no path)")
         return f"{parts.scheme}://{parts.netloc}"
 
+    @property
+    def mail_origin(self) -> str:
+        """Where the links in mails point (room, verify, unsubscribe): PUBLIC_URL, else the
+        address `make run` serves on this machine (a mail has no request to take it from)."""
+        return self.public_url or "http://localhost:8000"
+    # Notifications (app/notify/). "Your turn" goes to a player not connected to the room for
+    # this long (never while they are).
+    notify_after_seconds: float = 60.0
+    # smtp://user:password@host:587 (STARTTLS when offered) or smtps://… (TLS); unset: no mail.
+    smtp_url: str | None = None
+    mail_from: str = "Ziggurat <ziggurat@localhost>"
+    # Tests only: webhooks may then be plain http and reach loopback addresses.
+    webhook_allow_loopback: bool = False
+    # How often each process's worker looks for due notifications; the first retry's wait
+    # (doubled at each failure, at most an hour) and the attempts before a row is given up.
+    notify_poll_seconds: float = 1.0
+    notify_retry_seconds: float = 30.0
+    notify_max_attempts: int = 8
+    # A worker's claim on a row lasts this long: a process killed mid-send leaves the row to
+    # another worker (or itself, restarted) after it; longer than any one send takes.
+    notify_claim_seconds: float = 120.0
+    # Mails per player and per address in any 24 hours (verification mails included).
+    mails_per_player_per_day: int = 40
+    mails_per_address_per_day: int = 20
+    # A digest player's held mails go out together this long after the first was held.
+    digest_seconds: float = 86_400.0
+
     @field_validator("bot_level")
     @classmethod
     def _a_level(cls, level: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, Protocol
 
 from app.config import Settings
 from app.guard.quotas import Quotas
+from app.notify.service import Notifications
 from app.ops.store import OpsReads
 from app.play.locks import RoomLocks
 from app.play.snapshot import Snapshot
@@ -44,6 +45,7 @@ class Context(Protocol):
     bots: Waker
     ops: OpsReads
     bot_caps: BotCaps
+    notify: Notifications  # channels, the links in mails, the invitation hook (app/notify/)
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

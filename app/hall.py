@@ -14,13 +14,14 @@ import secrets
 from app.config import Settings
 from app.context import RoomRead
 from app.guard.quotas import Quotas
+from app.notify.service import Notifications
 from app.ops.metrics import ROOMS_ERRORED
 from app.people.service import People
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_ops, open_people, open_store
+from app.store.choice import open_notify_store, open_ops, open_people, open_store
 from app.store.db import OrmPaths
 from app.table import chat, presence
 from app.table.bot_caps import BotCaps, SqlBotGames
@@ -50,6 +51,7 @@ class Hall:
                                 settings.bot_games_per_address)
         self.sweeper = RoomSweeper(self)
         self.people = People(settings, open_people(settings, self.store.hub, self.origin), self)
+        self.notify = Notifications(settings, open_notify_store(self.store), self.load_snapshot)
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -57,9 +59,11 @@ class Hall:
         await self._wake_waiting_bots()
         self.clocks.start()
         self.sweeper.start()
+        self.notify.start()
         await self.heartbeat.start()
 
     async def stop(self) -> None:
+        await self.notify.stop()
         await self.sweeper.stop()
         await self.clocks.stop()
         await self.heartbeat.stop()

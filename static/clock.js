@@ -9,6 +9,9 @@ export const CLOCK_PRESETS = [
   ["0", "No clock"], ["30", "30 s per move"], ["120", "2 min per move"],
   ["600", "10 min per move"], ["86400", "1 day per move"],
   ["300+5", "5 min + 5 s a move (Fischer)"], ["900+10", "15 min + 10 s a move (Fischer)"],
+  // Turn-based rooms: a game over days, players told by mail or webhook when it is their turn.
+  ["tb:43200", "Turn-based: 12 h a move"], ["tb:86400", "Turn-based: 1 day a move"],
+  ["tb:259200", "Turn-based: 3 days a move"],
 ];
 
 /** "1:05", "12 s", "3 h 20 min", "1 d 2 h": the time left, as a player reads it. */
@@ -29,6 +32,10 @@ export function lowMs(room) {
 /** How a room's clock reads in the lobby and the waiting room, or null without one. */
 export function clockText(room) {
   if (!room?.turn_clock) return null;
+  if (room.pace === "turn-based") {
+    const preset = CLOCK_PRESETS.find(([value]) => value === `tb:${room.turn_clock}`);
+    return preset ? preset[1] : `Turn-based: ${formatLeft(room.turn_clock * 1000)} a move`;
+  }
   const key = room.clock_increment != null ? `${room.turn_clock}+${room.clock_increment}` : String(room.turn_clock);
   const preset = CLOCK_PRESETS.find(([value]) => value === key);
   if (preset) return preset[1];
@@ -69,6 +76,9 @@ export function clockChoice(id) {
   return {
     el: h("div", { class: "field inline-field" }, h("label", { for: id }, "Turn clock"), select),
     read: () => {
+      if (select.value.startsWith("tb:")) {
+        return { turn_clock: Number(select.value.slice(3)), clock_increment: null, pace: "turn-based" };
+      }
       const [bank, increment] = select.value.split("+").map(Number);
       return { turn_clock: bank || null, clock_increment: bank && increment !== undefined ? increment : null };
     },

@@ -231,7 +231,7 @@ export function yourGamesCard(titles) {
       return h("li", { class: "room-row", "data-code": room.code, "data-testid": "your-game" },
         h("span", { class: "room-game" }, names[room.game] || room.game),
         h("span", { class: "room-host" }, status, others ? ` · with ${others}` : "",
-          clockText(room) ? ` · ${clockText(room)}` : ""),
+          clockText(room) ? ` · ${clockText(room)}` : "", room.pace === "turn-based" ? " · turn-based" : ""),
         h("span", { class: "room-seats" }, room.code),
         h("button", { class: `btn small${room.your_turn ? " primary" : ""}`, onclick: () => navigate(`/r/${room.code}`) },
           room.your_turn ? "Play" : room.status === "finished" ? "Open" : "Resume"));

@@ -4,6 +4,7 @@ import { api, ApiError, createPlayer, games, me, wasSignedOut } from "./api.js";
 import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer, standinChoice } from "./bots.js";
 import { clockChoice, clockText } from "./clock.js";
 import { deviceMenu, signInChoices, yourGamesCard } from "./devices.js";
+import { notificationsButton } from "./notify.js";
 import { rulesButton } from "./rules.js";
 import { h, holdDuringPress, navigate, replace, toast } from "./ui.js";
 
@@ -75,7 +76,8 @@ export function openLobby(root) {
       return h("li", { class: "room-row", "data-code": room.code },
         h("span", { class: "room-game" }, titles[room.game] || room.game),
         h("span", { class: "room-host" }, `hosted by ${host}`,
-          clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" }, ` · turn clock: ${clockText(room)}`) : null),
+          clockText(room) ? h("span", { class: "room-clock", "data-testid": "room-clock" },
+            room.pace === "turn-based" ? ` · ${clockText(room)}` : ` · turn clock: ${clockText(room)}`) : null),
         h("span", { class: "room-seats" }, `${taken}/${room.seats.length} seats`),
         h("button", { class: "btn small", onclick: () => joinRoom(room.code) }, "Join"));
     })) : h("p", { class: "empty" }, "No public rooms right now. Make one, or invite friends to a private room."));
@@ -118,6 +120,7 @@ export function topbar(player, onRename, extra = null, renameOptions = {}) {
     player ? h("div", { class: "me" },
       h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
       deviceMenu(),
+      notificationsButton(),
       onRename ? h("button", { class: "btn ghost small rename", "data-testid": "change-name", title: "Change name",
                                onclick: () => renameDialog(onRename, renameOptions) },
         h("span", { class: "rename-icon", "aria-hidden": "true" }, "✎"), h("span", { class: "rename-text" }, " Change name")) : null)

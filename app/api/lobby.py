@@ -25,6 +25,7 @@ from app.people.labels import device_label
 from app.store.models import Player, utcnow
 from app.table import lobby, rooms
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
+from app.table.pace import LIVE
 from app.table.rules_help import rules_of
 from bots.levels import DEFAULT_LEVEL
 from games import REGISTRY
@@ -52,6 +53,9 @@ class NewRoom(BaseModel):
     # The level of the bot that stands in for a player who leaves or is voted out (a platform
     # option, not the game's: bots.LEVELS); None: the server's BOT_LEVEL.
     standin_level: str | None = None
+    # "live" (the default) or "turn-based": a game over days (app/table/pace.py); a turn-based
+    # room needs a turn_clock of an hour to a week.
+    pace: str = LIVE
 
     @model_validator(mode="after")
     def _bank_for_increment(self) -> NewRoom:
@@ -127,7 +131,8 @@ async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) ->
     if body.standin_level is not None or body.turn_clock is not None:
         await hall.bot_caps.check(player.id, where)
     return await hall.store.add_room(player, body.game, body.options, body.seats, body.private,
-                                     body.turn_clock, body.clock_increment, body.standin_level)
+                                     body.turn_clock, body.clock_increment, body.standin_level,
+                                     body.pace)
 
 
 @router.get("/rooms")

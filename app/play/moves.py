@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from random import Random
 from typing import Any
 
 from app.context import Context
 from app.errors import ApiError
+from app.notify.policy import Notice, move_notices
 from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_COMMITTED, MOVES_REFUSED
 from app.play.client_ids import check_player_id
 from app.play.offers import may_take_back, remember
@@ -27,6 +28,7 @@ from app.play.snapshot import Snapshot
 from app.play.sockets import Client, error_frame
 from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
 from app.store.models import as_utc, utcnow
+from app.table.pace import turn_based
 from app.table.seat_clocks import (
     CLOCK_ID_PREFIX,
     LATE_GRACE_SECONDS,
@@ -106,6 +108,10 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
         # push. A commit that then fails leaves an offer for a version this move never made;
         # the next move judged here at that version replaces it, and `undo` re-checks anyway.
         remember(code, room.version + 1, j.seat if j.undoable and player_moves else None)
+        if turn_based(room):  # live rooms never notify: nothing to work out
+            j = replace(j, notices=move_notices(
+                room.turn_clock, j.now, REGISTRY[room.game].to_act(j.state) if not j.over
+                else (), seats, j.over, hall.settings.notify_after_seconds))
         return j
 
     player_moves = mover.player_id is not None and not mover.bot
@@ -163,6 +169,8 @@ class Judged:
     timed_out: int | None  # the seat whose clock made this move (see Snapshot)
     bots_to_act: bool
     undoable: bool  # the seat may take this move back (app.play.offers), if a player made it
+    # What the move makes due (app.notify.policy), for the outbox; only turn-based rooms'.
+    notices: tuple[Notice, ...] = ()
 
 
 def _judge(room: RoomView, seats: Seats, seat: int | None, client_id: str,

@@ -13,7 +13,7 @@ itself. Nothing outside app/store touches SQLAlchemy or a session: the seam is t
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -43,6 +43,7 @@ class RoomView(Protocol):
     clock_increment: int | None
     clock_banks: dict[str, float] | None
     last_move_at: datetime | None
+    pace: str | None  # app.table.pace (None: a room older than the choice, live)
 
 
 class Written(Protocol):
@@ -55,6 +56,9 @@ class Written(Protocol):
     now: datetime
     banks: dict[str, float] | None
     timed_out: int | None
+    # Notifications the move makes due (app.notify.policy.Notice: kind, seat, due_at), written
+    # into the outbox in the move's transaction; empty for every live room's move.
+    notices: Sequence[Any]
 
 
 # A judged move (`app.play.moves.Judged`), as the store writes it.
@@ -205,9 +209,9 @@ class Store(Protocol):
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
-                       standin: str | None = None) -> dict[str, Any]:
+                       standin: str | None = None, pace: str = "live") -> dict[str, Any]:
         """Store a new room; its wire `room` object. `standin`: the level of the bots that stand
-        in for its players (None: the server's BOT_LEVEL)."""
+        in for its players (None: the server's BOT_LEVEL); `pace`: `app.table.pace`."""
     async def change_seats(self, code: str, action: SeatAction,
                            *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
         """Run a seat action on the room as committed, commit it and tell every process; the

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.config import Settings
 from app.store.base import Store
 from app.store.hub import Hub
+from app.store.notify import NotifyPaths
 from app.store.ops import OpsPaths
 from app.store.people import SqlPeople
 from app.store.postgres.store import PostgresStore
@@ -28,3 +29,8 @@ def open_people(settings: Settings, hub: Hub, origin: str) -> SqlPeople:
     """The people package's storage (`app.people.storage.PeopleStore`), on the same database;
     its notifications go through the store's hub."""
     return SqlPeople(settings.async_database_url, hub, origin)
+
+
+def open_notify_store(store: Store) -> NotifyPaths:
+    """The notification package's storage, on the store's own engine (app/notify/storage.py)."""
+    return NotifyPaths(store.engine)  # type: ignore[attr-defined]

@@ -117,6 +117,9 @@ class Room(Base):
     # The level of a bot that stands in for a player here (a vote, a leave, the admin), chosen
     # when the room is made; None on rooms older than migration 0012: the server's BOT_LEVEL.
     standin_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # "live" or "turn-based" (a game over days: nobody is away, the clock always runs, players
+    # are told by mail or webhook); None on rooms older than migration 0016: live.
+    pace: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 @event.listens_for(Room.state, "set")
@@ -316,3 +319,58 @@ class PasskeyChallenge(Base):
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
                                                   nullable=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+class NotifySettings(Base):
+    """A player's notification channels (app/notify/): an e-mail address (used only once
+    verified), a webhook URL, and whether mails come as a daily digest. The tokens of the
+    verification link and the unsubscribe link (which every mail carries, so it must be
+    readable) grant nothing but that one change to this row."""
+
+    __tablename__ = "notify_settings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    webhook: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    digest: Mapped[bool] = mapped_column(Boolean, default=False)
+    verify_token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    unsubscribe_token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Outbox(Base):
+    """A notification due (the transactional outbox, app/notify/): written in the transaction
+    that makes it due (a move, a settings change), sent by a worker in any process. `dedupe`
+    ("<kind>:<room>:<version>:<player>:<channel>") makes each one at most one row."""
+
+    __tablename__ = "notify_outbox"
+    __table_args__ = (Index("ix_notify_outbox_due", "status", "due_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    dedupe: Mapped[str] = mapped_column(String(160), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # verify, your_turn, reminder, end, invite
+    channel: Mapped[str] = mapped_column(String(8))  # email, webhook
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           index=True)
+    room_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # pending (to send at due_at), held (for the player's digest), sent, dropped (no longer
+    # true, or the player is looking), failed (out of attempts).
+    status: Mapped[str] = mapped_column(String(8), default="pending")
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # A worker's claim: nobody else takes the row before then (a worker killed mid-send
+    # leaves it to be taken again once this passes).
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                           nullable=True)
+    address: Mapped[str | None] = mapped_column(String(254), nullable=True)  # where it went
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                     index=True)
+
+    @staticmethod
+    def key(kind: str, room: str | None, version: int | None, player: str, channel: str) -> str:
+        """The row's `dedupe` (Postgres's move statement spells it the same way)."""
+        return f"{kind}:{room or '-'}:{'-' if version is None else version}:{player}:{channel}"

@@ -69,9 +69,10 @@ async def away_seats(session: AsyncSession, room: Room, seats: list[int]) -> set
 async def create_room(session: AsyncSession, host: Player, game_id: str,
                       options: dict[str, Any] | None, seat_count: int | None,
                       private: bool, turn_clock: int | None = None,
-                      clock_increment: int | None = None, standin: str | None = None) -> Room:
+                      clock_increment: int | None = None, standin: str | None = None,
+                      pace: str = "live") -> Room:
     room, seats = rooms.new_room(host, game_id, options, seat_count, private, turn_clock,
-                                 clock_increment, standin)
+                                 clock_increment, standin, pace)
     session.add(room)
     session.add_all(seats)
     await session.flush()

@@ -139,7 +139,7 @@ class SharedPaths(TablePaths):
                                "new game from it.")
             new = await orm.create_room(session, player, old.game, old.options, len(seats),
                                           old.private, old.turn_clock, old.clock_increment,
-                                          old.standin_level)
+                                          old.standin_level, old.pace or "live")
             old.next_room = new.code
             await self.hub.notify_in(session, f"room:{old.code}:{self.origin}")
             return old.code, await orm.room_payload(session, new), True

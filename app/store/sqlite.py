@@ -46,6 +46,7 @@ from app.store.models import (
     SeatVote,
     Watcher,
 )
+from app.store.outbox import write_notices
 from app.store.shared import SharedPaths
 from app.store.tokens import insert_player, player_for_token
 from app.table.rooms import room_deadlines
@@ -56,7 +57,7 @@ PLAYERS, LINES, DEVICES = Player.__table__, ChatMessage.__table__, Device.__tabl
 _PERSON, _REPLACED = PLAYERS.alias("person"), PLAYERS.alias("replaced")
 _ROOM_COLUMNS = (ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.seed, ROOMS.c.version,
                  ROOMS.c.state, ROOMS.c.turn_clock, ROOMS.c.clock_increment,
-                 ROOMS.c.clock_banks, ROOMS.c.last_move_at)
+                 ROOMS.c.clock_banks, ROOMS.c.last_move_at, ROOMS.c.pace)
 
 
 class SqliteStore(SharedPaths):
@@ -94,10 +95,10 @@ class SqliteStore(SharedPaths):
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
-                       standin: str | None = None) -> dict[str, Any]:
+                       standin: str | None = None, pace: str = "live") -> dict[str, Any]:
         async with self.sessions() as session, transaction(session):
             room = await orm.create_room(session, host, game, options, seats, private,
-                                           turn_clock, clock_increment, standin)
+                                           turn_clock, clock_increment, standin, pace)
             return await orm.room_payload(session, room)
 
     async def change_seats(self, code: str, action: SeatAction,
@@ -180,6 +181,8 @@ class SqliteStore(SharedPaths):
                     room_code=code, version=version, seat=j.seat, client_id=client_id,
                     move=move, events=j.events, created_at=j.now,
                     by=recorded_by(j.seat, held.person, held.bot, held.replaced, client_id)))
+                if j.notices:  # a turn-based room's: into the outbox, in this transaction
+                    await write_notices(conn, code, version, j.notices, j.now)
                 await self.hub.notify_in(conn, f"state:{code}:{self.origin}")
                 return version, j
         except IntegrityError:

@@ -17,6 +17,7 @@ from typing import Any
 from app.config import get_settings
 from app.errors import ApiError
 from app.store.models import as_utc, utcnow
+from app.table.pace import turn_based
 
 
 def standin_level(room: Any) -> str:
@@ -27,8 +28,9 @@ def standin_level(room: Any) -> str:
 
 def absent_from(seat: Any, room: Any) -> datetime | None:
     """Since when a held seat has had no connection during the game (None: present or no one)."""
-    if room.status != "active" or seat.player_id is None or seat.connections > 0:
-        return None
+    if room.status != "active" or seat.player_id is None or seat.connections > 0 \
+            or turn_based(room):
+        return None  # nobody is away in a turn-based game: they play when they have a minute
     since = seat.absent_since or room.last_move_at or room.created_at
     return as_utc(since)
 
@@ -69,6 +71,9 @@ def vote_seats(room: Any, seats: Sequence[Any], voter: Any, target: int) -> tupl
     unless that vote may be cast now."""
     if room.status != "active":
         raise ApiError(409, "not_playing", "Seats are handed to bots only during a game.")
+    if turn_based(room):
+        raise ApiError(409, "turn_based", "Nobody is away in a turn-based game: the clock moves "
+                       "for a player whose time runs out, and the seat stays theirs.")
     mine = next((s for s in seats if s.player_id == voter.id), None)
     if mine is None:
         raise ApiError(403, "not_seated", "Only the players at the table can vote.")

@@ -17,6 +17,7 @@ from app.config import get_settings
 from app.errors import ApiError
 from app.store.models import Room, Seat, utcnow
 from app.table.absence import seat_handed, standin_level
+from app.table.pace import LIVE, check_pace, pace_of, turn_based
 from app.table.seat_clocks import seat_deadlines, starting_banks, wire_deadlines
 from app.table.tablelog import admin_log, closed_reason
 from bots.levels import DEFAULT_LEVEL, LEVELS
@@ -85,7 +86,7 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
                               if seat.player_id is not None else None),
                    "bot": seat.bot,
                    "connected": seat.bot is not None or seat.connections > 0,
-                   "away": seat.seat in away,
+                   "away": seat.seat in away and not turn_based(room),  # nobody is, there
                    "clock_bank": (room.clock_banks or {}).get(str(seat.seat)),
                    **absence.get(seat.seat, {})}
                   for seat in seats],
@@ -96,6 +97,7 @@ def payload_from(room: Any, seats: Sequence[Any], away: set[int],
         "turn_deadline": clock_deadline(room),
         "clock_increment": room.clock_increment,
         "standin_level": standin_level(room),
+        "pace": pace_of(room),
         "handovers": handovers,
         "admin_log": admin_log(actions),
         "closed_reason": closed_reason(room, seats,
@@ -123,12 +125,13 @@ def clock_deadline(room: Any) -> str | None:
 
 def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count: int | None,
              private: bool, turn_clock: int | None = None, clock_increment: int | None = None,
-             standin: str | None = None) -> tuple[Room, list[Seat]]:
+             standin: str | None = None, pace: str = LIVE) -> tuple[Room, list[Seat]]:
     """A room and its seats as they will be stored (not yet added to any session), the host in
     seat 0; every column set here, so that the payload can be built without reading back.
     `standin`: the level of the bots that stand in for players (None: the server's BOT_LEVEL,
     written down now, so that the room keeps it if the setting changes)."""
     game = game_or_error(game_id)
+    check_pace(pace, turn_clock, clock_increment)
     seat_count = seat_count if seat_count is not None else game.min_players
     if not game.min_players <= seat_count <= game.max_players:
         raise ApiError(422, "bad_seats", f"{game.title} is for {game.min_players} to "
@@ -139,7 +142,8 @@ def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count
                 options=validate_options(game, options, seat_count), turn_clock=turn_clock,
                 clock_increment=clock_increment, created_at=now, updated_at=now,
                 spectators_muted=False, next_room=None, clock_banks=None,
-                standin_level=known_level(standin) if standin else get_settings().bot_level)
+                standin_level=known_level(standin) if standin else get_settings().bot_level,
+                pace=pace)
     seats = [Seat(room_code=room.code, seat=n, connections=0, bot=None,
                   player_id=host.id if n == 0 else None) for n in range(seat_count)]
     return room, seats

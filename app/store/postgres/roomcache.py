@@ -17,6 +17,7 @@ or waits for this commit (and its greeting then reads this move).
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,6 +28,7 @@ import orjson
 from app.play.movelog import mover_via
 from app.recent import keep
 from app.store.hub import CHANNEL
+from app.store.outbox import NOTICES_CTE, notice_args
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
 from app.store.snapshots import TAIL, catch_up, writes_state
@@ -52,7 +54,7 @@ class CachedRoom:
     clock_banks: dict[str, float] | None
     last_move_at: datetime | None
     timed_out: int | None  # the seat whose clock made this version (see Snapshot)
-
+    pace: str | None = None  # app.table.pace
     @classmethod
     def from_row(cls, code: str, row: asyncpg.Record,
                  seats: dict[int, tuple[str | None, str | None]]) -> CachedRoom:
@@ -64,13 +66,13 @@ class CachedRoom:
         return cls(code, row["game"], row["status"], row["host_id"], row["seed"],
                    row["version"], state, row["events"] or [], row["xmin"], seats,
                    row["turn_clock"], row["clock_increment"], row["clock_banks"],
-                   row["last_move_at"], row["timed_out"])
+                   row["last_move_at"], row["timed_out"], row["pace"])
 
 
 _LOAD = """
 SELECT r.game, r.status, r.host_id, r.seed, r.version, r.state, r.state_version, """ + TAIL.format(
     room="r") + """ AS tail, r.xmin::text::bigint AS xmin,
-       r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
+       r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at, r.pace,
        m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,
        (SELECT json_agg(json_build_array(s.seat, s.player_id, s.bot)) FROM seats s
          WHERE s.room_code = r.code) AS seats
@@ -115,6 +117,11 @@ SELECT r.xmin, (SELECT pg_notify('""" + CHANNEL + """', $13)
                 WHERE (SELECT coalesce(sum(connections), 0) FROM counted)
                       + (SELECT count(*) FROM watchers WHERE room_code = $1) > $12)::text
 FROM r"""
+
+# A move that makes notifications due (turn-based rooms only): the same statement, with their
+# outbox rows ($16-$18: `app.store.outbox`) in its transaction. Never batched: such moves are
+# rare, and the batch statement stays as it is.
+_WRITE_TOLD = _WRITE.replace("), counted AS (", "), " + NOTICES_CTE + "counted AS (", 1)
 
 _EARLIER = """
 SELECT m.version FROM moves m
@@ -205,16 +212,22 @@ class RoomCache:
     async def write(self, room: CachedRoom, *, state: Any, status: str, seat: int,
                     player_id: str | None, client_id: str, move: Any,
                     events: list[dict[str, Any]], now: datetime,
-                    banks: dict[str, float] | None, timed_out: int | None) -> bool:
-        """Commit one move made on `room` as cached; False if anyone else wrote the room since
-        (then nothing was written). Raises asyncpg.UniqueViolationError on a reused client id."""
+                    banks: dict[str, float] | None, timed_out: int | None,
+                    notices: Sequence[Any] = ()) -> bool:
+        """Commit one move made on `room` as cached, with the outbox rows of its `notices`;
+        False if anyone else wrote the room since (then nothing was written). Raises
+        asyncpg.UniqueViolationError on a reused client id."""
         version = room.version + 1
         assert self._commits is not None, "RoomCache.start() was not awaited"
         written = state if writes_state(version, status, room.turn_clock is not None) else None
-        xmin = await self._commits.write((
-            room.code, written, version, status, now, str(room.xmin), player_id, seat,
-            client_id, move, events, self.registered[room.code],
-            f"state:{room.code}:{self._origin}", banks, mover_via(client_id)))
+        args = (room.code, written, version, status, now, str(room.xmin), player_id, seat,
+                client_id, move, events, self.registered[room.code],
+                f"state:{room.code}:{self._origin}", banks, mover_via(client_id))
+        if notices:
+            row = await self.pool.fetchrow(_WRITE_TOLD, *args, *notice_args(notices))
+            xmin = None if row is None else row["xmin"]
+        else:
+            xmin = await self._commits.write(args)
         if xmin is None:
             self._rooms.pop(room.code, None)
             return False

@@ -34,7 +34,7 @@ _WITH_STATE = "$4 OR r.turn_clock IS NOT NULL AND r.status = 'active'"
 _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.private, r.version, r.next_room,
        r.spectators_muted, r.turn_clock, r.clock_increment, r.clock_banks, r.last_move_at,
-       r.standin_level, r.created_at, r.seed, r.xmin::text::bigint AS xmin,
+       r.standin_level, r.pace, r.created_at, r.seed, r.xmin::text::bigint AS xmin,
        CASE WHEN """ + _WITH_STATE + """ THEN r.state END AS state, r.state_version,
        CASE WHEN """ + _WITH_STATE + " THEN " + TAIL.format(room="r") + """ END AS tail,
        m.events, CASE WHEN starts_with(m.client_id, $2) THEN m.seat END AS timed_out,

@@ -54,7 +54,7 @@ _READ = """
 SELECT r.code, r.game, r.options, r.status, r.host_id, r.seed, r.version, r.state,
        r.last_move_at, r.turn_clock, r.clock_increment, r.clock_banks, r.xmin::text AS xmin,
        r.private, r.next_room, r.spectators_muted, r.created_at, r.standin_level,
-       r.state_version,
+       r.state_version, r.pace,
        ARRAY(SELECT ROW(s.seat, s.player_id, s.bot, s.connections, s.absent_since)
              FROM seats s WHERE s.room_code = r.code ORDER BY s.seat) AS seats,
        ARRAY(SELECT s.xmin::text FROM seats s WHERE s.room_code = r.code
@@ -179,7 +179,7 @@ def made_row(room: Any, seats: list[Any], host_name: str, xmin: str) -> dict[str
             "clock_banks": room.clock_banks, "xmin": xmin, "private": room.private,
             "next_room": room.next_room, "spectators_muted": room.spectators_muted,
             "created_at": room.created_at, "standin_level": room.standin_level,
-            "state_version": None,
+            "state_version": None, "pace": room.pace,
             "seats": [(s.seat, s.player_id, s.bot, s.connections, None) for s in seats],
             "seat_xmins": [xmin] * len(seats), "replaced": [(None, None)] * len(seats),
             "names": {room.host_id: host_name}}

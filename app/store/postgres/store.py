@@ -48,13 +48,14 @@ INSERT INTO devices (id, player_id, token_hash, label, created_at, renewed_at, l
 VALUES ($5, $1, $3, $6, $4, $4, $4)"""
 
 # $1 code, $2 game, $3 options, $4 host, $5 private, $6 seed, $7 now, $8 turn clock,
-# $9 clock increment, $10 seats, $11 stand-in level. The seats reference the room: their foreign
-# keys are checked at the end of the statement, after both inserts.
+# $9 clock increment, $10 seats, $11 stand-in level, $12 pace. The seats reference the room:
+# their foreign keys are checked at the end of the statement, after both inserts.
 _NEW_ROOM = """
 WITH r AS (
   INSERT INTO rooms (code, game, options, status, host_id, private, seed, version, created_at,
-                     updated_at, spectators_muted, turn_clock, clock_increment, standin_level)
-  VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9, $11) RETURNING code
+                     updated_at, spectators_muted, turn_clock, clock_increment, standin_level,
+                     pace)
+  VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $7, false, $8, $9, $11, $12) RETURNING code
 )
 INSERT INTO seats (room_code, seat, player_id, connections)
 SELECT r.code, n, CASE WHEN n = 0 THEN $4 END, 0 FROM r, generate_series(0, $10 - 1) AS n
@@ -125,15 +126,15 @@ class PostgresStore(SharedPaths):
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
-                       standin: str | None = None) -> dict[str, Any]:
+                       standin: str | None = None, pace: str = "live") -> dict[str, Any]:
         """One statement, and the answer needs no reading; the room is held as made, with its
         rows' version (`seatwrite.Lobbies`), so that the join and the start need none either."""
         room, made = rooms.new_room(host, game, options, seats, private, turn_clock,
-                                    clock_increment, standin)
+                                    clock_increment, standin, pace)
         xmin = await self.cache.pool.fetchval(
             _NEW_ROOM, room.code, room.game, room.options, room.host_id, room.private, room.seed,
             room.created_at, room.turn_clock, room.clock_increment, len(made),
-            room.standin_level)
+            room.standin_level, room.pace)
         self.lobbies.hold(seatwrite.made_row(room, made, host.name, xmin))
         return rooms.new_room_payload(room, made, host)
 
@@ -228,7 +229,7 @@ class PostgresStore(SharedPaths):
                     room, state=j.state, status=j.status, seat=j.seat,
                     player_id=None if seat is not None else player_id, client_id=client_id,
                     move=move, events=j.events, now=j.now, banks=j.banks,
-                    timed_out=j.timed_out)
+                    timed_out=j.timed_out, notices=j.notices)
             except asyncpg.UniqueViolationError:
                 raise DuplicateMove() from None
             if written:
