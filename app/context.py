@@ -15,6 +15,7 @@ from app.guard.quotas import Quotas
 from app.play.locks import RoomLocks
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
+from app.social.store import SocialStore
 from app.store.base import Store
 
 
@@ -40,6 +41,7 @@ class Context(Protocol):
     locks: RoomLocks
     quotas: Quotas
     bots: Waker
+    social: SocialStore  # app/social/'s storage
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

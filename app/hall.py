@@ -18,7 +18,8 @@ from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_store
+from app.social.ends import Ends
+from app.store.choice import open_social, open_store
 from app.table import chat, presence
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
@@ -34,6 +35,8 @@ class Hall:
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self.store = open_store(settings, self.origin)
+        self.store.game_end = Ends()  # results and ratings, in the move that ends a game
+        self.social = open_social(self.store)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import admin, chat, lobby, play, replay
+from app.api import admin, chat, lobby, play, replay, social
 from app.config import Settings, get_settings
 from app.errors import install_handlers
 from app.guard.gate import RestGate
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # nested route and matches a request through it twice, 7% of a room's set-up.
     # Each router's prefix and dependencies are already part of its routes; the app's
     # `dependency_overrides` do not reach them (nothing here uses overrides).
-    for module in (lobby, admin, replay, chat):
+    for module in (lobby, admin, replay, chat, social):
         app.router.routes.extend(module.router.routes)
     _serve_client(app, settings)
     app.add_middleware(GuessThrottle)

@@ -23,6 +23,7 @@ from app.store import orm, snapshots
 from app.store.base import (
     AdminRoom,
     AdminRooms,
+    GameEnd,
     LineCheck,
     LogRead,
     Rebuild,
@@ -49,6 +50,7 @@ class SharedPaths(TablePaths):
 
     hub: Hub
     origin: str
+    game_end: GameEnd | None = None  # set by the Hall (app/social/ends.py)
 
     async def _in_room(self, code: str, action: Callable[..., Awaitable[T]],
                        *args: Any) -> tuple[str, T]:

@@ -45,6 +45,7 @@ from app.store.models import (
     SeatVote,
     Watcher,
 )
+from app.store.results import rate_on_sqlite
 from app.store.shared import SharedPaths
 from app.store.tokens import player_for_token
 from app.table.rooms import room_deadlines
@@ -178,6 +179,8 @@ class SqliteStore(SharedPaths):
                     room_code=code, version=version, seat=j.seat, client_id=client_id,
                     move=move, events=j.events, created_at=j.now,
                     by=recorded_by(j.seat, held.person, held.bot, held.replaced, client_id)))
+                if j.status == "finished" and self.game_end is not None:
+                    await rate_on_sqlite(conn, self.game_end, code, room.game, j.state, j.now)
                 await self.hub.notify_in(conn, f"state:{code}:{self.origin}")
                 return version, j
         except IntegrityError:
