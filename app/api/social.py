@@ -81,6 +81,7 @@ async def player_profile(player_id: str, player: CurrentPlayer,
 @router.get("/rooms/{code}/series")
 async def room_series(code: str, hall: HallDep) -> dict[str, Any]:
     """The series the room belongs to (its chain of rematches) and the wins in it."""
+    await lobby.room(hall, code)  # 404 for an unknown room
     return await series.series(hall.social, rooms.normalize_code(code))
 
 

@@ -368,13 +368,14 @@ class Store(Protocol):
 
 
 class EndSeat(NamedTuple):
-    """A seat as the game ends: who holds it, and whether it changed hands during the game."""
+    """A seat as the game ends: who holds it, and the player it was handed over from during
+    the game (its first hand-over's; None: it never changed hands)."""
 
     seat: int
     player_id: str | None
     bot: str | None
     replaced_id: str | None
-    handed: bool
+    handed_from: str | None
 
 
 class Placing(NamedTuple):

@@ -41,9 +41,12 @@ def _rows(code: str, game: str, placings: Sequence[Placing],
 async def rate_on_sqlite(conn: AsyncConnection, ends: GameEnd, code: str, game: str,
                          state: Any, now: datetime) -> None:
     """In the SQLite move's own transaction (one writer: nothing to lock)."""
-    handed = set((await conn.scalars(select(HANDOVERS.c.seat).where(
-        HANDOVERS.c.room_code == code))).all())
-    seats = [EndSeat(r.seat, r.player_id, r.bot, r.replaced_id, r.seat in handed)
+    handed: dict[int, str] = {}
+    for seat, player in await conn.execute(
+            select(HANDOVERS.c.seat, HANDOVERS.c.player_id)
+            .where(HANDOVERS.c.room_code == code).order_by(HANDOVERS.c.id)):
+        handed.setdefault(seat, player)
+    seats = [EndSeat(r.seat, r.player_id, r.bot, r.replaced_id, handed.get(r.seat))
              for r in await conn.execute(select(SEATS.c.seat, SEATS.c.player_id, SEATS.c.bot,
                                                 SEATS.c.replaced_id)
                                          .where(SEATS.c.room_code == code)
@@ -66,7 +69,8 @@ async def rate_on_sqlite(conn: AsyncConnection, ends: GameEnd, code: str, game: 
 
 _PG_SEATS = """
 SELECT s.seat, s.player_id, s.bot, s.replaced_id,
-       EXISTS (SELECT 1 FROM handovers h WHERE h.room_code = s.room_code AND h.seat = s.seat)
+       (SELECT h.player_id FROM handovers h WHERE h.room_code = s.room_code AND h.seat = s.seat
+        ORDER BY h.id LIMIT 1)
 FROM seats s WHERE s.room_code = $1 ORDER BY s.seat"""
 _PG_ENSURE = """
 INSERT INTO ratings (rater, game, mu, sigma)
