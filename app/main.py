@@ -102,7 +102,9 @@ def _serve_client(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/", include_in_schema=False)
     @app.get("/r/{code}", include_in_schema=False)
-    async def client_page(code: str | None = None) -> FileResponse:
+    @app.get("/p/{player_id}", include_in_schema=False)
+    @app.get("/friends", include_in_schema=False)
+    async def client_page(code: str | None = None, player_id: str | None = None) -> FileResponse:
         return FileResponse(index)
 
     @app.get("/admin", include_in_schema=False)

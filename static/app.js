@@ -1,8 +1,11 @@
-// Entry point: a two-page router. `/` is the lobby, `/r/<code>` is a room.
+// Entry point: the router. `/` is the lobby, `/r/<code>` is a room, `/p/<id>` a player's
+// profile, `/friends` your friends.
 
 import { checkIdentity } from "./api.js";
 import { openLobby } from "./lobby.js";
 import { openRoom } from "./room.js";
+import { openFriends } from "./friends.js";
+import { openProfile } from "./profile.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -11,7 +14,11 @@ function route() {
   page?.dispose?.();
   window.scrollTo(0, 0);
   const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
-  page = match ? openRoom(root, decodeURIComponent(match[1])) : openLobby(root);
+  const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  page = match ? openRoom(root, decodeURIComponent(match[1]))
+    : profile ? openProfile(root, decodeURIComponent(profile[1]))
+    : /^\/friends\/?$/.test(location.pathname) ? openFriends(root)
+    : openLobby(root);
 }
 
 window.addEventListener("popstate", route);

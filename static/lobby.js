@@ -25,6 +25,7 @@ export function openLobby(root) {
       topbar(player, draw),
       h("main", { class: "lobby" },
         player ? null : nameCard(draw),
+        player ? invitesCard() : null,
         player ? joinCard() : null,
         player && recentRooms().length ? recentCard() : null,
         player ? h("section", { class: "card", "aria-labelledby": "open-title" },
@@ -74,6 +75,24 @@ export function openLobby(root) {
   return { dispose() { alive = false; clearTimeout(timer); presses.dispose(); } };
 }
 
+/** Invitations from friends to their rooms (app/social/friends.py); hidden when there are none. */
+function invitesCard() {
+  const list = h("ul", { class: "room-list" });
+  const card = h("section", { class: "card", "aria-labelledby": "invites-title", "data-testid": "invites", hidden: true },
+    h("h2", { id: "invites-title" }, "Invitations"), list);
+  Promise.all([games(), api("GET", "/api/players/me/invites")]).then(([known, invites]) => {
+    const titles = Object.fromEntries(known.map((g) => [g.id, g.title]));
+    if (!invites.length) return;
+    card.hidden = false;
+    replace(list, invites.map((i) => h("li", { class: "room-row", "data-code": i.code },
+      h("span", { class: "room-game" }, titles[i.game] || i.game),
+      h("span", { class: "room-host" }, `from ${i.from.name}`),
+      h("span", { class: "room-seats" }, i.code),
+      h("button", { class: "btn small", onclick: () => navigate(`/r/${i.code}`) }, "Open"))));
+  }).catch(() => card.remove());
+  return card;
+}
+
 const STATUS_WORDS = { lobby: "waiting for players", active: "in play", finished: "finished",
                        errored: "paused by an error", aborted: "closed" };
 
@@ -107,6 +126,8 @@ export function topbar(player, onRename, extra = null, renameOptions = {}) {
              onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name" }, "Ziggurat")),
     extra,
+    player ? h("a", { class: "btn ghost small friends-link", href: "/friends", "data-testid": "friends-link",
+                      onclick: (e) => { e.preventDefault(); navigate("/friends"); } }, "Friends") : null,
     player ? h("div", { class: "me" },
       h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
       onRename ? h("button", { class: "btn ghost small rename", "data-testid": "change-name", title: "Change name",
