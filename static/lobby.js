@@ -126,7 +126,8 @@ export function topbar(player, onRename, extra = null, renameOptions = {}) {
              onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name" }, "Ziggurat")),
     extra,
-    player ? h("a", { class: "btn ghost small friends-link", href: "/friends", "data-testid": "friends-link",
+    // Not in a room's header, where a phone has no room to spare.
+    player && !extra ? h("a", { class: "btn ghost small friends-link", href: "/friends", "data-testid": "friends-link",
                       onclick: (e) => { e.preventDefault(); navigate("/friends"); } }, "Friends") : null,
     player ? h("div", { class: "me" },
       h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
