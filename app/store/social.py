@@ -19,7 +19,9 @@ from app.store.db import transaction
 from app.store.models import (
     ChatMessage,
     Friend,
+    Handover,
     Invite,
+    MoveRow,
     Player,
     Rating,
     Result,
@@ -181,13 +183,27 @@ class SocialSql:
                     mu_before=mu0, sigma_before=s0, mu_after=mu1, sigma_after=s1))
 
     async def anonymise(self, player_id: str, name: str) -> bool:
-        """The player's name replaced wherever it is kept by name; results stay."""
+        """The player's name replaced wherever it is kept: the player, their chat lines and
+        the `by` of the moves of their rooms (a replay names who moved); results stay."""
         async with self.sessions() as session, transaction(session):
-            done = await session.execute(update(Player).where(Player.id == player_id)
-                                         .values(name=name))
+            old = await session.scalar(select(Player.name).where(Player.id == player_id)
+                                       .with_for_update())
+            if old is None:
+                return False
+            await session.execute(update(Player).where(Player.id == player_id)
+                                  .values(name=name))
             await session.execute(update(ChatMessage).where(ChatMessage.player_id == player_id)
                                   .values(name=name))
-        return bool(done.rowcount)
+            rooms = select(Seat.room_code).where(or_(Seat.player_id == player_id,
+                                                     Seat.replaced_id == player_id)).union(
+                select(Handover.room_code).where(Handover.player_id == player_id),
+                select(Result.room_code).where(Result.player_id == player_id))
+            renamed = {old: name, f"Bot for {old}": f"Bot for {name}"}
+            for move in await session.scalars(select(MoveRow).where(
+                    MoveRow.room_code.in_(rooms), MoveRow.by.is_not(None))):
+                if move.by.get("name") in renamed:
+                    move.by = {**move.by, "name": renamed[move.by["name"]]}
+        return True
 
     async def close(self) -> None:
         """For a command run on its own (the rebuild): the engine's connections closed."""

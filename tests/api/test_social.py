@@ -216,7 +216,9 @@ async def test_profiles_show_games_only_to_friends_and_table_mates(api: Api) -> 
     after = await api.call("GET", path, mate["token"])
     assert after["name"] == "Anonymous" and after["games"] == seen["games"]
     room = await api.call("GET", f"/api/rooms/{code}")
-    assert "Owner" not in str(room)
+    log = await api.call("GET", f"/api/rooms/{code}/moves")
+    assert "Owner" not in str(room) and "Owner" not in str(log)
+    assert any(entry["by"]["name"] == "Anonymous" for entry in log)
 
 
 async def test_friends_online_invites_and_the_leaderboard(api: Api) -> None:
