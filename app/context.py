@@ -17,6 +17,7 @@ from app.ops.store import OpsReads
 from app.play.locks import RoomLocks
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
+from app.social.store import SocialStore
 from app.store.base import Store
 from app.table.bot_caps import BotCaps
 
@@ -46,6 +47,7 @@ class Context(Protocol):
     ops: OpsReads
     bot_caps: BotCaps
     notify: Notifications  # channels, the links in mails, the invitation hook (app/notify/)
+    social: SocialStore  # app/social/'s storage
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

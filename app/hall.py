@@ -21,7 +21,8 @@ from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
-from app.store.choice import open_notify_store, open_ops, open_people, open_store
+from app.social.ends import Ends
+from app.store.choice import open_notify_store, open_ops, open_people, open_social, open_store
 from app.store.db import OrmPaths
 from app.table import chat, presence
 from app.table.bot_caps import BotCaps, SqlBotGames
@@ -40,6 +41,8 @@ class Hall:
         self.origin = secrets.token_hex(4)
         self.store = open_store(settings, self.origin)
         self.ops = open_ops(self.store)
+        self.store.game_end = Ends()  # results and ratings, in the move that ends a game
+        self.social = open_social(self.store)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)

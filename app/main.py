@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import admin, chat, lobby, notify, ops, play, replay
+from app.api import admin, chat, lobby, notify, ops, play, replay, social
 from app.config import Settings, get_settings
 from app.errors import install_handlers
 from app.guard.gate import RestGate
@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # nested route and matches a request through it twice, 7% of a room's set-up.
     # Each router's prefix and dependencies are already part of its routes; the app's
     # `dependency_overrides` do not reach them (nothing here uses overrides).
-    for module in (lobby, admin, replay, chat, ops, people_routes, notify):
+    for module in (lobby, admin, replay, chat, ops, people_routes, notify, social):
         app.router.routes.extend(module.router.routes)
     _serve_client(app, settings)
     app.add_middleware(GuessThrottle)
@@ -105,7 +105,9 @@ def _serve_client(app: FastAPI, settings: Settings) -> None:
     @app.get("/", include_in_schema=False)
     @app.get("/r/{code}", include_in_schema=False)
     @app.get("/link", include_in_schema=False)
-    async def client_page(code: str | None = None) -> FileResponse:
+    @app.get("/p/{player_id}", include_in_schema=False)
+    @app.get("/friends", include_in_schema=False)
+    async def client_page(code: str | None = None, player_id: str | None = None) -> FileResponse:
         return FileResponse(index)
 
     @app.get("/admin", include_in_schema=False)

@@ -1,9 +1,12 @@
-// Entry point: a two-page router. `/` is the lobby, `/r/<code>` is a room.
+// Entry point: the router. `/` is the lobby, `/r/<code>` is a room, `/p/<id>` a player's
+// profile, `/friends` your friends.
 
 import { checkIdentity } from "./api.js";
 import { openLink } from "./devices.js";
 import { openLobby } from "./lobby.js";
 import { openRoom } from "./room.js";
+import { openFriends } from "./friends.js";
+import { openProfile } from "./profile.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -12,8 +15,12 @@ function route() {
   page?.dispose?.();
   window.scrollTo(0, 0);
   const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
-  if (location.pathname === "/link") page = openLink(root);
-  else page = match ? openRoom(root, decodeURIComponent(match[1])) : openLobby(root);
+  const profile = location.pathname.match(/^\/p\/([^/]+)\/?$/);
+  page = location.pathname === "/link" ? openLink(root)
+    : match ? openRoom(root, decodeURIComponent(match[1]))
+    : profile ? openProfile(root, decodeURIComponent(profile[1]))
+    : /^\/friends\/?$/.test(location.pathname) ? openFriends(root)
+    : openLobby(root);
 }
 
 window.addEventListener("popstate", route);

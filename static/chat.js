@@ -3,6 +3,7 @@
 // Also who is watching (`watchers`), the host's mute switch, and an unread marker on phones.
 
 import { nameForm } from "./lobby.js";
+import { playerLink } from "./social.js";
 import { h, replace } from "./ui.js";
 
 export const MAX_CHAT_CHARS = 300;
@@ -135,7 +136,7 @@ export class ChatPanel {
     replace(this.listEl, this.lines.map((line) => h("li", {
       class: `chat-line${line.player === myId ? " mine" : ""}${line.seat === null ? " watcher" : ""}`,
       "data-testid": "chat-line" },
-      h("span", { class: "chat-who" }, line.seat === null ? `${line.name} (watching)` : this.page.name(line.seat)),
+      h("span", { class: "chat-who" }, playerLink(line.player, line.seat === null ? `${line.name} (watching)` : this.page.name(line.seat))),
       h("span", { class: "chat-text" }, line.text))));
     this.listEl.scrollTop = this.listEl.scrollHeight;
   }

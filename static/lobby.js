@@ -35,6 +35,7 @@ export function openLobby(root) {
             + "new, or sign in again with a code or a passkey.")) : null,
         player ? null : nameCard(draw),
         player ? yourGamesCard(titles) : null,
+        player ? invitesCard() : null,
         joinCard(),
         h("section", { class: "card", "aria-labelledby": "open-title" },
           h("h2", { id: "open-title" }, "Public rooms waiting for players"),
@@ -90,6 +91,24 @@ export function openLobby(root) {
 // Set by the open lobby: ask a nameless visitor for a name, then redraw with it.
 let needName = () => (me() ? Promise.resolve() : askName());
 
+/** Invitations from friends to their rooms (app/social/friends.py); hidden when there are none. */
+function invitesCard() {
+  const list = h("ul", { class: "room-list" });
+  const card = h("section", { class: "card", "aria-labelledby": "invites-title", "data-testid": "invites", hidden: true },
+    h("h2", { id: "invites-title" }, "Invitations"), list);
+  Promise.all([games(), api("GET", "/api/players/me/invites")]).then(([known, invites]) => {
+    const titles = Object.fromEntries(known.map((g) => [g.id, g.title]));
+    if (!invites.length) return;
+    card.hidden = false;
+    replace(list, invites.map((i) => h("li", { class: "room-row", "data-code": i.code },
+      h("span", { class: "room-game" }, titles[i.game] || i.game),
+      h("span", { class: "room-host" }, `from ${i.from.name}`),
+      h("span", { class: "room-seats" }, i.code),
+      h("button", { class: "btn small", onclick: () => navigate(`/r/${i.code}`) }, "Open"))));
+  }).catch(() => card.remove());
+  return card;
+}
+
 /** A dialog asking for a name; resolves once the player is made, rejects when dismissed. */
 function askName() {
   return new Promise((resolve, reject) => {
@@ -117,6 +136,9 @@ export function topbar(player, onRename, extra = null, renameOptions = {}) {
              onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name" }, "Ziggurat")),
     extra,
+    // Not in a room's header, where a phone has no room to spare.
+    player && !extra ? h("a", { class: "btn ghost small friends-link", href: "/friends", "data-testid": "friends-link",
+                      onclick: (e) => { e.preventDefault(); navigate("/friends"); } }, "Friends") : null,
     player ? h("div", { class: "me" },
       h("span", { class: "me-name", "data-testid": "my-name", title: "Your display name" }, player.name),
       deviceMenu(),

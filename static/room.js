@@ -10,6 +10,7 @@ import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js"
 import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
+import { changeText, playerLink, roomSocial, seriesText } from "./social.js";
 import { copyText, h, holdDuringPress, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
@@ -74,6 +75,7 @@ class RoomPage {
     this.skeleton();
     this.draw();
     this.connect();
+    this.loadSocial();
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onOnline);
     window.addEventListener("offline", this.onOffline);
@@ -454,7 +456,7 @@ class RoomPage {
   players() {
     const player = me();
     return (this.room?.seats || []).map((s) => ({
-      seat: s.seat, name: this.name(s.seat), bot: s.bot, connected: s.connected,
+      seat: s.seat, id: s.player?.id ?? null, name: this.name(s.seat), bot: s.bot, connected: s.connected,
       host: s.player?.id === this.room.host, you: Boolean(player && s.player?.id === player.id),
       empty: !s.player && !s.bot, away: Boolean(s.away),
     }));
@@ -506,6 +508,7 @@ class RoomPage {
                                    onclick: () => this.copyInvite() }, this.code);
     this.titleEl = h("div", { class: "room-title" },
       h("span", { class: "room-game-title" }, this.game.title), codeChip,
+      this.seriesEl = h("span", { class: "series-chip", "data-testid": "series-score", hidden: true }),
       h("span", { class: "topbar-break", "aria-hidden": "true" }), // phones: the second line starts here
       rulesButton(this.room.game), this.signals.el, this.connEl);
     this.topEl = this.topbar();
@@ -741,7 +744,7 @@ class RoomPage {
           h("span", { class: `dot ${p.connected ? "open" : "closed"}`,
                       title: p.connected ? "connected" : "not connected" }),
           h("span", { class: "who" },
-            h("span", { class: "seat-name" }, p.name,
+            h("span", { class: "seat-name" }, playerLink(p.id, p.name),
               h("span", { class: "sr-only" }, p.connected ? " (connected)" : " (not connected)"),
               acting ? h("span", { class: "sr-only" }, " — to play") : null),
             p.you ? h("span", { class: "tag you" }, "you") : null,
@@ -905,6 +908,12 @@ class RoomPage {
     }
     const next = this.room.next_room;
     const canAgain = mine !== null || this.room.host === me()?.id;
+    if (this.state?.status === "finished" && !this.socialAtEnd) {
+      this.socialAtEnd = true; // the ratings were written with the move that ended the game
+      this.loadSocial();
+    }
+    const rated = Object.fromEntries((this.social?.ratings || []).map((r) => [r.seat, r]));
+    const series = seriesText(this.social?.series);
     replace(this.endEl, h("section", { class: "card end", "data-testid": "end-screen", "aria-labelledby": "end-title" },
       h("h2", { id: "end-title" }, won && !away ? h("span", { class: "crown", "aria-hidden": "true" }, "★ ") : null, title),
       away ? h("p", { class: "away-note", "data-testid": "away-at-end" },
@@ -912,9 +921,17 @@ class RoomPage {
         won ? `; the table ranks you ${winners.length > 1 ? "joint " : ""}first.` : ".") : null,
       outcome?.reason ? h("p", { class: "reason", "data-testid": "end-reason" }, this.words(outcome.reason)) : null,
       order.length ? h("table", { class: "scores", "data-testid": "scores" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"))),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Score"),
+          Object.keys(rated).length ? h("th", {}, "Rating") : null)),
         h("tbody", {}, order.map((r) => h("tr", { class: winners.includes(r.seat) ? "winner" : "" },
-          h("td", {}, r.rank), h("td", {}, this.name(r.seat)), h("td", {}, formatScore(r.score)))))) : null,
+          h("td", {}, r.rank), h("td", {}, playerLink(this.room.seats[r.seat]?.player?.id, this.name(r.seat))),
+          h("td", {}, formatScore(r.score)),
+          rated[r.seat] ? h("td", { class: "rating", "data-testid": "rating-change", "data-seat": r.seat },
+            `${rated[r.seat].rating.toFixed(1)} `,
+            h("span", { class: `change ${rated[r.seat].change < 0 ? "down" : "up"}` }, `(${changeText(rated[r.seat].change)})`),
+            rated[r.seat].standin ? h("span", { class: "tag", title: "A bot played this seat for part of the game" }, "stand-in") : null)
+            : Object.keys(rated).length ? h("td", {}) : null)))) : null,
+      series ? h("p", { class: "series-line", "data-testid": "end-series" }, "Series: ", h("strong", {}, series)) : null,
       this.breakdownTable(outcome, order),
       h("div", { class: "row" },
         next ? h("button", { class: "btn primary", "data-testid": "join-next", "data-key": "join-next", onclick: () => this.joinNext(next) },
@@ -934,6 +951,17 @@ class RoomPage {
     let count = 0;
     while (count < moves.length && moves[count].timed_out) count += 1;
     return count;
+  }
+
+  /** The room's series score (header and end screen) and, once over, its ratings. */
+  async loadSocial() {
+    const got = await roomSocial(this.code);
+    if (this.disposed) return;
+    this.social = got;
+    const text = seriesText(got.series);
+    this.seriesEl.hidden = !text;
+    this.seriesEl.textContent = text ? `Series ${text}` : "";
+    this.draw();
   }
 
   async playAgain() {
@@ -988,7 +1016,7 @@ class RoomPage {
         h("span", { class: "seat-no" }, s.seat + 1),
         s.player || s.bot ? h("span", { class: `dot ${s.connected ? "open" : "closed"}`,
                                         title: s.connected ? "connected" : "not connected" }) : null,
-        h("span", { class: "seat-name" }, s.player || s.bot ? this.name(s.seat) : "Empty seat"),
+        h("span", { class: "seat-name" }, s.player || s.bot ? playerLink(s.player?.id, this.name(s.seat)) : "Empty seat"),
         player && s.player?.id === player.id ? h("span", { class: "tag you" }, "you") : null,
         s.bot ? h("span", { class: "tag bot", "data-testid": "bot-level", title: botTitle(s.bot) }, botTag(s.bot)) : null,
         s.player?.id === room.host ? h("span", { class: "tag host" }, "host") : null,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from app.play.snapshot import Snapshot
 from app.store.hub import Hub
@@ -190,6 +190,8 @@ class Store(Protocol):
     hub: Hub  # notifications between processes (LISTEN/NOTIFY, or none with one process)
     origin: str  # this process's name in notifications
     single_writer: bool  # one writer at a time for all rooms (SQLite), not one per room
+    # Results and ratings of the move that ends a game, in its transaction (None: not rated).
+    game_end: GameEnd | None
 
     async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None: ...
     async def stop(self) -> None: ...
@@ -368,3 +370,39 @@ class Store(Protocol):
         the audit line, committed with the `reset` notification; then what is held of the room
         is forgotten. The version the room is at after, and the judgement (None: this undo id
         of this player already went back, to that version)."""
+
+
+# -- a game's end: results and ratings (app/store/results.py; app/social/ends.py decides) ------
+
+
+class EndSeat(NamedTuple):
+    """A seat as the game ends: who holds it, and the player it was handed over from during
+    the game (its first hand-over's; None: it never changed hands)."""
+
+    seat: int
+    player_id: str | None
+    bot: str | None
+    replaced_id: str | None
+    handed_from: str | None
+
+
+class Placing(NamedTuple):
+    """One seat's result: the rater (a player id or a bot level's pseudo-player), its rank."""
+
+    seat: int
+    rater: str
+    player_id: str | None
+    rank: int
+    won: bool
+    standin: bool
+
+
+class GameEnd(Protocol):
+    start: tuple[float, float]  # a new rater's (mu, sigma)
+
+    def placings(self, game: str, state: Any, seats: Sequence[EndSeat]) -> list[Placing]:
+        """The rated seats (none: the game is not rated)."""
+
+    def rate(self, placings: Sequence[tuple[str, int]],
+             priors: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        """Each rater's (mu, sigma) after the game."""

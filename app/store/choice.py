@@ -9,6 +9,8 @@ from app.store.notify import NotifyPaths
 from app.store.ops import OpsPaths
 from app.store.people import SqlPeople
 from app.store.postgres.store import PostgresStore
+from app.store.shared import SharedPaths
+from app.store.social import SocialSql
 from app.store.sqlite import SqliteStore
 
 
@@ -34,3 +36,9 @@ def open_people(settings: Settings, hub: Hub, origin: str) -> SqlPeople:
 def open_notify_store(store: Store) -> NotifyPaths:
     """The notification package's storage, on the store's own engine (app/notify/storage.py)."""
     return NotifyPaths(store.engine)  # type: ignore[attr-defined]
+
+
+def open_social(store: Store) -> SocialSql:
+    """The storage of app/social/, on the store's own engine (app/social/store.py)."""
+    assert isinstance(store, SharedPaths)
+    return SocialSql(store.engine, store.sessions)

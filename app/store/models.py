@@ -9,6 +9,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -374,3 +375,65 @@ class Outbox(Base):
     def key(kind: str, room: str | None, version: int | None, player: str, channel: str) -> str:
         """The row's `dedupe` (Postgres's move statement spells it the same way)."""
         return f"{kind}:{room or '-'}:{'-' if version is None else version}:{player}:{channel}"
+
+
+# -- app/social/: ratings, results, friends, invitations (migration 0017) ---------------------
+
+
+class Rating(Base):
+    """A rater's Plackett-Luce rating in one game: a player id, or `bot:<level>` for the bots."""
+
+    __tablename__ = "ratings"
+
+    rater: Mapped[str] = mapped_column(String(48), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class Result(Base):
+    """One seat of a rated game, written in the transaction that ended it (no foreign key: it
+    outlives its room). `standin`: a bot played this seat for part of the game."""
+
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("room_code", "seat", name="uq_results_room_seat"),
+                      Index("ix_results_rater_game", "rater", "game"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(String(16))
+    game: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int] = mapped_column(Integer)
+    rater: Mapped[str] = mapped_column(String(48))
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    rank: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    standin: Mapped[bool] = mapped_column(Boolean)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Friend(Base):
+    """`player_id` added `friend_id` as a friend (one way: it lets the friend see the
+    player's games, `app/social/privacy.py`)."""
+
+    __tablename__ = "friends"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    friend_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True,
+                                           index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Invite(Base):
+    """An invitation to a room, shown in the invitee's lobby."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    to_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    from_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    room_code: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

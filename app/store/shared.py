@@ -24,6 +24,7 @@ from app.store import orm, snapshots
 from app.store.base import (
     AdminRoom,
     AdminRooms,
+    GameEnd,
     LineCheck,
     LogRead,
     Rebuild,
@@ -59,6 +60,7 @@ class SharedPaths(TablePaths):
 
     hub: Hub
     origin: str
+    game_end: GameEnd | None = None  # set by the Hall (app/social/ends.py)
 
     async def _in_room(self, code: str, action: Callable[..., Awaitable[T]],
                        *args: Any) -> tuple[str, T]:

@@ -47,6 +47,7 @@ from app.store.models import (
     Watcher,
 )
 from app.store.outbox import write_notices
+from app.store.results import rate_on_sqlite
 from app.store.shared import SharedPaths
 from app.store.tokens import insert_player, player_for_token
 from app.table.rooms import room_deadlines
@@ -183,6 +184,8 @@ class SqliteStore(SharedPaths):
                     by=recorded_by(j.seat, held.person, held.bot, held.replaced, client_id)))
                 if j.notices:  # a turn-based room's: into the outbox, in this transaction
                     await write_notices(conn, code, version, j.notices, j.now)
+                if j.status == "finished" and self.game_end is not None:
+                    await rate_on_sqlite(conn, self.game_end, code, room.game, j.state, j.now)
                 await self.hub.notify_in(conn, f"state:{code}:{self.origin}")
                 return version, j
         except IntegrityError:

@@ -27,10 +27,12 @@ import orjson
 
 from app.play.movelog import mover_via
 from app.recent import keep
+from app.store.base import GameEnd
 from app.store.hub import CHANNEL
 from app.store.outbox import NOTICES_CTE, notice_args
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
+from app.store.results import rate_on_postgres
 from app.store.snapshots import TAIL, catch_up, writes_state
 from app.table.seat_clocks import CLOCK_ID_PREFIX
 
@@ -213,17 +215,20 @@ class RoomCache:
                     player_id: str | None, client_id: str, move: Any,
                     events: list[dict[str, Any]], now: datetime,
                     banks: dict[str, float] | None, timed_out: int | None,
-                    notices: Sequence[Any] = ()) -> bool:
-        """Commit one move made on `room` as cached, with the outbox rows of its `notices`;
-        False if anyone else wrote the room since (then nothing was written). Raises
-        asyncpg.UniqueViolationError on a reused client id."""
+                    notices: Sequence[Any] = (), ends: GameEnd | None = None) -> bool:
+        """Commit one move made on `room` as cached, with the outbox rows of its `notices` (and,
+        for the move that ends the game, its results and ratings: `ends`); False if anyone else
+        wrote the room since (then nothing was written). Raises asyncpg.UniqueViolationError on
+        a reused client id."""
         version = room.version + 1
         assert self._commits is not None, "RoomCache.start() was not awaited"
         written = state if writes_state(version, status, room.turn_clock is not None) else None
         args = (room.code, written, version, status, now, str(room.xmin), player_id, seat,
                 client_id, move, events, self.registered[room.code],
                 f"state:{room.code}:{self._origin}", banks, mover_via(client_id))
-        if notices:
+        if status == "finished" and ends is not None:  # the last move: rated with it
+            xmin = await self._write_last(args, ends, room.game, state, now, notices)
+        elif notices:
             row = await self.pool.fetchrow(_WRITE_TOLD, *args, *notice_args(notices))
             xmin = None if row is None else row["xmin"]
         else:
@@ -236,6 +241,20 @@ class RoomCache:
         room.timed_out = timed_out
         self.hold(room)
         return True
+
+    async def _write_last(self, args: tuple[Any, ...], ends: GameEnd, game: str, state: Any,
+                          now: datetime, notices: Sequence[Any]) -> int | None:
+        """The move that ends a game (with its outbox rows), and its results and ratings, in
+        one transaction (not batched: it needs more statements than the group's one)."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            if notices:
+                row = await conn.fetchrow(_WRITE_TOLD, *args, *notice_args(notices))
+            else:
+                row = await conn.fetchrow(_WRITE, *args)
+            if row is None:
+                return None
+            await rate_on_postgres(conn, ends, args[0], game, state, now)
+            return row["xmin"]
 
     async def earlier(self, code: str, client_id: str, seat: int | None,
                       player_id: str | None) -> int | None:

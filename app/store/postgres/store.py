@@ -229,7 +229,7 @@ class PostgresStore(SharedPaths):
                     room, state=j.state, status=j.status, seat=j.seat,
                     player_id=None if seat is not None else player_id, client_id=client_id,
                     move=move, events=j.events, now=j.now, banks=j.banks,
-                    timed_out=j.timed_out, notices=j.notices)
+                    timed_out=j.timed_out, notices=j.notices, ends=self.game_end)
             except asyncpg.UniqueViolationError:
                 raise DuplicateMove() from None
             if written:
