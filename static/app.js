@@ -1,6 +1,7 @@
-// Entry point: a two-page router. `/` is the lobby, `/r/<code>` is a room.
+// Entry point: a small router. `/` is the lobby, `/r/<code>` a room, `/learn/<game>` a tutorial.
 
 import { checkIdentity } from "./api.js";
+import { openLearn } from "./learn.js";
 import { openLobby } from "./lobby.js";
 import { openRoom } from "./room.js";
 
@@ -11,7 +12,10 @@ function route() {
   page?.dispose?.();
   window.scrollTo(0, 0);
   const match = location.pathname.match(/^\/r\/([^/]+)\/?$/);
-  page = match ? openRoom(root, decodeURIComponent(match[1])) : openLobby(root);
+  const learn = location.pathname.match(/^\/learn\/([^/]+)\/?$/);
+  page = match ? openRoom(root, decodeURIComponent(match[1]))
+    : learn ? openLearn(root, decodeURIComponent(learn[1]))
+    : openLobby(root);
 }
 
 window.addEventListener("popstate", route);

@@ -3,7 +3,7 @@
 import { api, ApiError, createPlayer, forgetRoom, games, me, recentRooms } from "./api.js";
 import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer, standinChoice } from "./bots.js";
 import { clockChoice, clockText } from "./clock.js";
-import { rulesButton } from "./rules.js";
+import { learnLink, rulesButton } from "./rules.js";
 import { h, holdDuringPress, navigate, replace, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
@@ -260,6 +260,7 @@ function gameCard(game) {
     h("div", { class: "game-head" },
       h("h3", {}, game.title),
       rulesButton(game.id, "How to play"),
+      learnLink(game.id),
       h("span", { class: "pill" }, players)),
     game.description ? h("p", { class: "game-desc" }, game.description) : null,
     h("div", { class: "field inline-field" },
