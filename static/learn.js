@@ -71,10 +71,18 @@ class LearnPage {
       h("span", { class: "room-game-title" }, `Learn ${this.game.title}`), rulesButton(this.gameId))),
     h("main", { class: "learn" }, this.stepEl, this.playersEl, this.boardEl));
     this.draw();
+    window.zigguratLearn = { page: this, targets: () => this.targets() };
   }
 
   dispose() {
     this.disposed = true;
+    if (window.zigguratLearn?.page === this) delete window.zigguratLearn;
+  }
+
+  /** The selectors of the step's move on the board (the tutorial's own, else the renderer's). */
+  targets() {
+    if (this.step.done) return [];
+    return this.step.highlight || targetsOf(this.renderer, this.step.expect, this.step.view);
   }
 
   names(seat) {
@@ -188,7 +196,7 @@ class LearnPage {
       let badge = null;
       try { badge = this.renderer.playerBadge?.(this.step.view, p.seat, ctx) ?? null; } catch { badge = null; }
       return h("span", { class: `learn-player${ctx.toAct.includes(p.seat) ? " to-act" : ""}`, "data-seat": p.seat },
-        h("strong", {}, p.name), p.you ? h("span", { class: "tag you" }, "you") : null,
+        h("strong", {}, p.name), p.you && p.name !== "You" ? h("span", { class: "tag you" }, "you") : null,
         badge ? h("span", { class: "hint" }, " ", badge) : null);
     }));
   }
@@ -202,8 +210,10 @@ class LearnPage {
       replace(this.boardEl, h("p", { class: "error" }, `Could not draw the board: ${err.message}`));
       return;
     }
-    if (this.step.done) return;
-    const selectors = this.step.highlight || targetsOf(this.renderer, this.step.expect, this.step.view);
-    markTargets(this.boardEl, selectors);
+    const first = markTargets(this.boardEl, this.targets());
+    if (first && this.scrolledFor !== this.step.step) { // a new step: bring its target into view
+      this.scrolledFor = this.step.step;
+      if (this.step.step > 0) first.scrollIntoView({ block: "nearest" });
+    }
   }
 }

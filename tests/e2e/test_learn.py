@@ -1,0 +1,88 @@
+"""Learn by playing: each game's tutorial completed by clicking the marked targets on a phone,
+with one wrong click answered with its reason; two steps of each pictured at desktop and phone
+size (docs/screenshots/learn-<game>-<step>-<size>.png)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from app.learn.tutorials import tutorial_of
+from tests.e2e.pages import Client
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+CLICKABLE = ":is(button, [role=button], [data-legal=true]):not([disabled])"
+
+
+def lucent_wrong(page: Page) -> None:
+    """Another legal slot for the step's gem."""
+    page.locator("[data-testid=board] .learn-target[data-testid=hand-gem]").click()
+    page.locator("[data-testid=board] button.slot[data-legal=true]:not(.learn-target)").first.click()
+
+
+# Per game: the step of the wrong click, how to make it, and the two steps pictured.
+WRONG: dict[str, tuple[int, Callable[[Page], None], tuple[int, int]]] = {
+    "gem-pyramid": (0, lucent_wrong, (0, 6)),
+}
+
+
+def targets(page: Page) -> list[str]:
+    return page.evaluate("() => window.zigguratLearn.targets()")
+
+
+def make_the_step(page: Page) -> None:
+    """Click the step's marked targets in order (a selection, then its place, …)."""
+    for selector in targets(page):
+        page.locator(f"[data-testid=board] {selector}{CLICKABLE}").first.click()
+
+
+def picture(page: Page, game_id: str, n: int) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / f"learn-{game_id}-{n + 1}-{size}.png"))
+    page.set_viewport_size(PHONE)
+
+
+@pytest.mark.parametrize("game_id", list(WRONG))
+def test_a_tutorial_is_completed_by_clicking(open_client, game_id: str) -> None:
+    tutorial = tutorial_of(game_id)
+    assert tutorial is not None
+    wrong_at, wrong_click, shots = WRONG[game_id]
+    client: Client = open_client("learner", phone=True)
+    page = client.page
+    page.goto(f"{client.base}/learn/{game_id}")
+    total = len(tutorial.steps)
+    for n, step in enumerate(tutorial.steps):
+        expect(page.get_by_test_id("learn-count")).to_have_text(f"Step {n + 1} of {total}")
+        expect(page.get_by_test_id("learn-say")).to_have_text(step.say)
+        expect(page.locator("[data-testid=board] .learn-target").first).to_be_visible()
+        if n == wrong_at:
+            wrong_click(page)
+            feedback = page.get_by_test_id("learn-feedback")
+            expect(feedback).to_contain_text(step.wrong)
+            expect(feedback).to_have_attribute("data-kind", "wrong")
+            expect(page.get_by_test_id("learn-count")).to_have_text(f"Step {n + 1} of {total}")
+        if n in shots:
+            picture(page, game_id, n)
+        make_the_step(page)
+    expect(page.get_by_test_id("learn-ready")).to_have_text("You're ready")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the tutorial is {width}px wide on a phone"
+    name_and_play(page)
+    expect(page.locator("#app")).to_have_attribute("data-status", "active")
+    assert page.url.startswith(f"{client.base}/r/")
+    assert not client.page_errors, client.page_errors
+
+
+def name_and_play(page: Page) -> None:
+    """A newcomer has no name yet: the end of the tutorial asks for one, then starts the game."""
+    form = page.get_by_test_id("learn-step").locator("form")
+    form.locator("input").fill("Newcomer")
+    form.locator("button[type=submit]").click()
