@@ -22,12 +22,19 @@ CLICKABLE = ":is(button, [role=button], [data-legal=true]):not([disabled])"
 def lucent_wrong(page: Page) -> None:
     """Another legal slot for the step's gem."""
     page.locator("[data-testid=board] .learn-target[data-testid=hand-gem]").click()
-    page.locator("[data-testid=board] button.slot[data-legal=true]:not(.learn-target)").first.click()
+    board = page.get_by_test_id("board")
+    board.locator("button.slot[data-legal=true]:not(.learn-target)").first.click()
+
+
+def rush_wrong(page: Page) -> None:
+    """The die's block, turned as marked, on another + cell."""
+    page.locator("[data-testid=board] [data-testid=tr-anchor]:not(.learn-target)").first.click()
 
 
 # Per game: the step of the wrong click, how to make it, and the two steps pictured.
 WRONG: dict[str, tuple[int, Callable[[Page], None], tuple[int, int]]] = {
     "gem-pyramid": (0, lucent_wrong, (0, 6)),
+    "temple-rush": (0, rush_wrong, (1, 10)),
 }
 
 
