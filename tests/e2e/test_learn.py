@@ -31,10 +31,16 @@ def rush_wrong(page: Page) -> None:
     page.locator("[data-testid=board] [data-testid=tr-anchor]:not(.learn-target)").first.click()
 
 
+def realms_wrong(page: Page) -> None:
+    """Another spot for the drawn card (every move of 5 Realms is a button of its own)."""
+    page.locator("[data-testid=board] [data-testid=fr-move]:not(.learn-target)").first.click()
+
+
 # Per game: the step of the wrong click, how to make it, and the two steps pictured.
 WRONG: dict[str, tuple[int, Callable[[Page], None], tuple[int, int]]] = {
     "gem-pyramid": (0, lucent_wrong, (0, 6)),
     "temple-rush": (0, rush_wrong, (1, 10)),
+    "five-realms": (0, realms_wrong, (3, 10)),
 }
 
 
