@@ -85,7 +85,10 @@ class LearnPage {
     return this.step.highlight || targetsOf(this.renderer, this.step.expect, this.step.view);
   }
 
+  /** The tutorial's names; the learner's seat goes by the player's own name when there is one
+   *  (renderers write "<name>'s turn"). */
   names(seat) {
+    if (seat === this.step?.seat && me()) return me().name;
     return this.step?.names?.[seat] ?? `Seat ${seat + 1}`;
   }
 
@@ -100,7 +103,7 @@ class LearnPage {
       toAct,
       myTurn: live && toAct.includes(seat),
       canUndo: false,
-      players: step.names.map((name, s) => ({ seat: s, name, bot: s === seat ? null : "tutorial", connected: true,
+      players: step.names.map((_, s) => ({ seat: s, name: this.names(s), bot: s === seat ? null : "tutorial", connected: true,
                                               host: s === seat, you: s === seat, empty: false, away: false })),
       play: (move) => this.play(move),
       undo: () => Promise.reject(new Error("no take-backs in a tutorial")),

@@ -36,11 +36,17 @@ def realms_wrong(page: Page) -> None:
     page.locator("[data-testid=board] [data-testid=fr-move]:not(.learn-target)").first.click()
 
 
+def five_wrong(page: Page) -> None:
+    """Another destination for a drafted tile."""
+    page.locator('[data-testid=board] [data-key^="assign-"]:not(.learn-target)').first.click()
+
+
 # Per game: the step of the wrong click, how to make it, and the two steps pictured.
 WRONG: dict[str, tuple[int, Callable[[Page], None], tuple[int, int]]] = {
     "gem-pyramid": (0, lucent_wrong, (0, 6)),
     "temple-rush": (0, rush_wrong, (1, 10)),
     "five-realms": (0, realms_wrong, (3, 10)),
+    "temple-of-five": (5, five_wrong, (1, 8)),
 }
 
 
@@ -48,10 +54,21 @@ def targets(page: Page) -> list[str]:
     return page.evaluate("() => window.zigguratLearn.targets()")
 
 
+# A target is ready to click, or the step is already made (a mouse builds a Temple of Five tile
+# on its first click; a finger previews it first and confirms with "Place here").
+READY_OR_MADE = """([selector, n]) => window.zigguratLearn.page.step.step !== n
+  || document.querySelector(`[data-testid=board] ${selector}`) !== null"""
+
+
 def make_the_step(page: Page) -> None:
     """Click the step's marked targets in order (a selection, then its place, …)."""
+    n = page.evaluate("() => window.zigguratLearn.page.step.step")
     for selector in targets(page):
-        page.locator(f"[data-testid=board] {selector}{CLICKABLE}").first.click()
+        clickable = f"{selector}{CLICKABLE}"
+        page.wait_for_function(READY_OR_MADE, arg=[clickable, n])
+        if page.evaluate("() => window.zigguratLearn.page.step.step") != n:
+            return
+        page.locator(f"[data-testid=board] {clickable}").first.click()
 
 
 def picture(page: Page, game_id: str, n: int) -> None:
