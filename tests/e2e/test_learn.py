@@ -41,12 +41,18 @@ def five_wrong(page: Page) -> None:
     page.locator('[data-testid=board] [data-key^="assign-"]:not(.learn-target)').first.click()
 
 
+def solomon_wrong(page: Page) -> None:
+    """Pass instead of answering Ravi's build with a Sin."""
+    page.locator('[data-testid=board] [data-testid=move-pass]').click()
+
+
 # Per game: the step of the wrong click, how to make it, and the two steps pictured.
 WRONG: dict[str, tuple[int, Callable[[Page], None], tuple[int, int]]] = {
     "gem-pyramid": (0, lucent_wrong, (0, 6)),
     "temple-rush": (0, rush_wrong, (1, 10)),
     "five-realms": (0, realms_wrong, (3, 10)),
     "temple-of-five": (5, five_wrong, (1, 8)),
+    "solomons-temple": (3, solomon_wrong, (3, 12)),
 }
 
 
