@@ -9,6 +9,7 @@ import { playVsComputer } from "./bots.js";
 import { nameForm, topbar } from "./lobby.js";
 import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
+import { markTargets, targetsOf } from "./targets.js";
 import { h, navigate, replace, toast } from "./ui.js";
 
 /** Open the tutorial of `gameId` inside `root`; returns {dispose}. */
@@ -16,28 +17,6 @@ export function openLearn(root, gameId) {
   const page = new LearnPage(root, gameId);
   page.start();
   return page;
-}
-
-/** Where a move is clicked on a renderer's board: its own `targets(move)`, else nothing. */
-export function targetsOf(renderer, move, view) {
-  try {
-    return move && renderer.targets ? renderer.targets(move, view) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Mark the elements `selectors` find inside `board` (the step's target, or a hint). */
-export function markTargets(board, selectors, kind = "learn-target") {
-  for (const el of board.querySelectorAll(`.${kind}`)) el.classList.remove(kind);
-  let first = null;
-  for (const selector of selectors) {
-    for (const el of board.querySelectorAll(selector)) {
-      el.classList.add(kind);
-      first ??= el;
-    }
-  }
-  return first;
 }
 
 class LearnPage {

@@ -10,12 +10,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
 
+from app.api.deps import CurrentPlayer, HallDep
 from app.errors import ApiError
+from app.learn.hints import hint
 from app.learn.tutorials import Tutorial, judge, points_of, tutorial_of
 from games import REGISTRY
 from games.protocol import Game
 
-router = APIRouter(prefix="/api/learn")
+router = APIRouter(prefix="/api")
 StepNo = Annotated[int, Path(ge=0, le=99)]
 
 
@@ -52,13 +54,13 @@ def step_payload(game_id: str, n: int) -> dict[str, Any]:
     }
 
 
-@router.get("/{game_id}/steps/{n}")
+@router.get("/learn/{game_id}/steps/{n}")
 async def get_step(game_id: str, n: StepNo) -> dict[str, Any]:
     """The board and the words of step n."""
     return step_payload(game_id, n)
 
 
-@router.post("/{game_id}/steps/{n}/try")
+@router.post("/learn/{game_id}/steps/{n}/try")
 async def try_move(game_id: str, n: StepNo,
                    move: Annotated[dict[str, Any], Body(embed=True)]) -> dict[str, Any]:
     """Judge the learner's move at step n: `right` (and the next step), `wrong` (a legal move,
@@ -72,3 +74,11 @@ async def try_move(game_id: str, n: StepNo,
     if result == "right":
         answer["next"] = step_payload(game_id, n + 1)
     return answer
+
+
+@router.post("/rooms/{code}/hint")
+async def room_hint(code: str, hall: HallDep, player: CurrentPlayer) -> dict[str, Any]:
+    """The move the normal bot would make for the caller's seat, in a game against the computer
+    only (403 `hint_not_offered` at a table with another person)."""
+    # The bot driver's pool and budget: a hint thinks exactly as a bot seat does.
+    return await hint(hall.store, hall.bots.thinker, code, player.id)  # type: ignore[attr-defined]

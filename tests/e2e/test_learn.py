@@ -114,6 +114,11 @@ def test_a_tutorial_is_completed_by_clicking(open_client, game_id: str) -> None:
     name_and_play(page)
     expect(page.locator("#app")).to_have_attribute("data-status", "active")
     assert page.url.startswith(f"{client.base}/r/")
+    # Against the computer alone, a hint: the normal bot's move, marked on the board, in words.
+    expect(page.locator("#app")).to_have_attribute("data-my-turn", "true")
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hint-text")).to_contain_text("the computer's move")
+    expect(page.locator("[data-testid=board] .hint-target").first).to_be_attached()
     assert not client.page_errors, client.page_errors
 
 
