@@ -44,5 +44,5 @@ export function showHint(page) {
   markTargets(page.boardEl, targetsOf(page.renderer, hint.move, page.state.view), "hint-target");
   page.boardEl.prepend(h("p", { class: "hint-line", "data-testid": "hint-text", role: "status" },
     h("strong", {}, "Hint — the computer's move: "), `${page.words(hint.text)}.`,
-    hint.reason ? h("span", { class: "hint-reason" }, ` ${hint.reason}`) : null));
+    hint.reason ? h("span", { class: "hint-reason" }, ` ${page.words(hint.reason)}`) : null));
 }

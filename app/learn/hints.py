@@ -20,7 +20,7 @@ from app.table.rooms import normalize_code
 from bots.engine import determinise, one_ply_values
 from bots.evals import DEFAULT, evaluation_for
 from games import REGISTRY
-from games.protocol import Move, State
+from games.protocol import Game, IllegalMove, Move, State, match_rng
 
 HINT_LEVEL = "normal"
 
@@ -66,22 +66,38 @@ async def hint(store: Store, decider: Decider, code: str, player_id: str) -> dic
 
 
 def _reason(game_id: str, state: State, seat: int, move: Move, seed: str) -> str | None:
-    """The evaluation's word on the move, from one state the seat cannot tell from the real one:
-    its chance to win after the move, beside the average of its moves (None: the game has no
-    evaluation, only playouts to the end)."""
-    evaluation = evaluation_for(game_id)
-    if evaluation is DEFAULT:
-        return None
+    """The move's consequences in words, and the evaluation's word on it, from states the seat
+    cannot tell from the real one (never the real state: what the move would reveal stays
+    hidden until it is made). What the move leads to is told where two such states agree on it
+    ("The card is full: Seat 1 wins the white blessing card"), so nothing hidden is guessed at;
+    the reckoning is the seat's chance to win after the move beside the average of its moves
+    (none where the game has no evaluation, only playouts to the end)."""
     game = REGISTRY[game_id]
-    legal = game.legal_moves(state, seat)
     rng = Random(f"hint:{seed}")
-    players = game.min_players if game.min_players == game.max_players else int(state["players"])
-    values = one_ply_values(game, determinise(game, state, seat, rng), seat, legal, evaluation,
-                            rng, players)
-    known = [(m, v) for m, v in zip(legal, values, strict=True) if v is not None]
-    mine = next((v for m, v in known if m == move), None)
-    if mine is None or not known:
-        return None
-    average = sum(v for _, v in known) / len(known)
-    return (f"By the normal bot's reckoning you are about {mine:.0%} to win after it "
-            f"(an average move here: {average:.0%}).")
+    worlds = [determinise(game, state, seat, rng) for _ in range(2)]
+    told = [_public_texts(game, world, seat, move, f"{seed}:{n}") for n, world in enumerate(worlds)]
+    words = [text for text in told[0] if text in told[1]][:2]
+    evaluation = evaluation_for(game_id)
+    if evaluation is not DEFAULT:
+        legal = game.legal_moves(state, seat)
+        fixed = game.min_players == game.max_players
+        players = game.min_players if fixed else int(state["players"])
+        values = one_ply_values(game, worlds[0], seat, legal, evaluation, rng, players)
+        known = [(m, v) for m, v in zip(legal, values, strict=True) if v is not None]
+        mine = next((v for m, v in known if m == move), None)
+        if mine is not None:
+            average = sum(v for _, v in known) / len(known)
+            words.append(f"By the normal bot's reckoning you are about {mine:.0%} to win after "
+                         f"it (an average move here: {average:.0%}).")
+    return " ".join(words) or None
+
+
+def _public_texts(game: Game, world: State, seat: int, move: Move, seed: str) -> list[str]:
+    """The public log lines the move makes in one determinised world; none where it is not
+    playable there, or where chance had a say (a die, a shuffle: that would be a guess)."""
+    rng = match_rng(f"hint:{seed}", 1)
+    try:
+        _, events = game.apply(world, seat, move, rng)
+    except IllegalMove:
+        return []
+    return [] if rng.drew else [event.text for event in events if event.to is None]
