@@ -146,10 +146,26 @@ class LearnPage {
     replace(this.stepEl,
       h("div", { class: "learn-progress" },
         h("span", { "data-testid": "learn-count" }, `Step ${step.step + 1} of ${step.steps}`),
-        h("progress", { max: step.steps, value: step.step, "aria-hidden": "true" })),
+        h("progress", { max: step.steps, value: step.step, "aria-hidden": "true" }),
+        step.step > 0 ? h("button", { class: "btn ghost small", "data-key": "learn-restart", onclick: () => this.restart() },
+          "Start over") : null),
       step.step === 0 && step.intro ? h("p", { class: "hint" }, step.intro) : null,
       feedback,
       h("p", { class: "learn-say", "data-testid": "learn-say" }, step.say));
+  }
+
+  async restart() {
+    try {
+      this.step = await api("GET", `/api/learn/${encodeURIComponent(this.gameId)}/steps/0`);
+    } catch (err) {
+      toast(err.message);
+      return;
+    }
+    this.feedback = null;
+    this.local = {};
+    this.scrolledFor = undefined;
+    this.draw();
+    window.scrollTo(0, 0);
   }
 
   /** "Play vs computer" for this game, at its smallest table with a bot (a name first if need be). */
