@@ -19,6 +19,7 @@ from app.guard.gate import RestGate
 from app.guard.quotas import GuessThrottle
 from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
+from app.learn import routes as learn
 from app.ops.drain import Drain
 from app.people import routes as people_routes
 from app.store.migrate import upgrade_to_head_async
@@ -71,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # nested route and matches a request through it twice, 7% of a room's set-up.
     # Each router's prefix and dependencies are already part of its routes; the app's
     # `dependency_overrides` do not reach them (nothing here uses overrides).
-    for module in (lobby, admin, replay, chat, ops, people_routes, notify, social):
+    for module in (lobby, admin, replay, chat, ops, people_routes, notify, social, learn):
         app.router.routes.extend(module.router.routes)
     _serve_client(app, settings)
     app.add_middleware(GuessThrottle)
@@ -107,7 +108,9 @@ def _serve_client(app: FastAPI, settings: Settings) -> None:
     @app.get("/link", include_in_schema=False)
     @app.get("/p/{player_id}", include_in_schema=False)
     @app.get("/friends", include_in_schema=False)
-    async def client_page(code: str | None = None, player_id: str | None = None) -> FileResponse:
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def client_page(code: str | None = None, player_id: str | None = None,
+                          game: str | None = None) -> FileResponse:
         return FileResponse(index)
 
     @app.get("/admin", include_in_schema=False)

@@ -5,7 +5,7 @@ import { botLevelChoice, DEFAULT_BOT_LEVEL, playVsComputer, standinChoice } from
 import { clockChoice, clockText } from "./clock.js";
 import { deviceMenu, signInChoices, yourGamesCard } from "./devices.js";
 import { notificationsButton } from "./notify.js";
-import { rulesButton } from "./rules.js";
+import { learnLink, rulesButton } from "./rules.js";
 import { h, holdDuringPress, navigate, replace, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
@@ -307,6 +307,7 @@ function gameCard(game) {
       rulesButton(game.id, "How to play"),
       h("span", { class: "pill" }, players)),
     game.description ? h("p", { class: "game-desc" }, game.description) : null,
+    h("p", { class: "game-learn" }, learnLink(game.id), h("span", { class: "hint" }, " a guided first game on the real board")),
     h("div", { class: "field inline-field" },
       h("label", { for: id("seats") }, "Seats"), seats),
     variants.el,

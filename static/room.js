@@ -6,6 +6,7 @@ import { joinRoom, nameForm, topbar } from "./lobby.js";
 import { AbsenceNotice, handoverText, heldAt } from "./absence.js";
 import { botLevelChoice, botTag, botTitle, DEFAULT_BOT_LEVEL, standinText, standinWords } from "./bots.js";
 import { ChatPanel } from "./chat.js";
+import { hintButton, showHint } from "./hints.js";
 import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js";
 import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
@@ -667,7 +668,8 @@ class RoomPage {
       title: "Take back your last step (nobody has seen anything new since)",
       onclick: () => this.undo().catch(() => {}) }, "↶ Take back") : null;
     // A phone's Chat button (shown with unread lines) rides in the sticky banner: never over the board.
-    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock, this.chat.fab);
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, hintButton(this, ctx), clock,
+      this.chat.fab);
     this.checkLowTime();
     this.measureSticky();
   }
@@ -772,6 +774,7 @@ class RoomPage {
     try {
       this.shown = this.state;
       this.renderer.render(this.boardEl, this.state.view, this.ctx());
+      showHint(this);
     } catch (err) {
       console.error(err);
       replace(this.boardEl, h("p", { class: "empty" }, `This board could not be drawn: ${err.message}`));

@@ -13,6 +13,12 @@ export function rulesButton(gameId, label = "Rules", extraClass = "") {
                        onclick: () => openRules(gameId) }, label);
 }
 
+/** "Learn by playing": the game's tutorial (/learn/<game id>), a real board step by step. */
+export function learnLink(gameId, extraClass = "") {
+  return h("a", { class: `btn small learn-link ${extraClass}`.trim(), href: `/learn/${encodeURIComponent(gameId)}`,
+                  "data-testid": "learn-link" }, "Learn by playing");
+}
+
 export async function openRules(gameId) {
   let rules;
   try {
@@ -26,6 +32,7 @@ export async function openRules(gameId) {
   const dialog = h("dialog", { class: "dialog rules-dialog", "data-testid": "rules", "aria-label": `${rules.title} rules` },
     h("div", { class: "rules-head" },
       h("span", { class: "hint" }, rules.source === "summary" ? "How to play" : "Rules as implemented"),
+      learnLink(gameId),
       h("button", { class: "btn small", "data-testid": "rules-close", onclick: () => dialog.close() }, "Close")),
     h("div", { class: "rules-body" }, markdown(rules.markdown)));
   dialog.addEventListener("close", () => dialog.remove());

@@ -116,6 +116,11 @@ export default {
   /** Loaded by the shell before the first drawing where it supports this; ensureCss() otherwise. */
   stylesheet: CSS_HREF,
 
+  /** Where a move is clicked (tutorials and hints mark these): every move is a button of its own. */
+  targets(move) {
+    return [`[data-testid="fr-move"][data-move="${CSS.escape(JSON.stringify(move))}"]`];
+  },
+
   render(container, view, ctx) {
     ensureCss();
     const me = ctx.seat !== null && ctx.seat !== undefined && view.players[ctx.seat] ? ctx.seat : null;

@@ -160,6 +160,12 @@ export default {
       })) : h("p", { class: "hint" }, "Your hand is empty."));
   },
 
+  /** Where a move is clicked (tutorials and hints mark these): its gem in the hand, then its slot. */
+  targets(move) {
+    if (move.type !== "place") return [];
+    return [`[data-testid="hand-gem"][data-kind="${move.gem}"]`, `.slot[data-row="${move.row}"][data-pos="${move.pos}"]`];
+  },
+
   playerBadge(view, seat) {
     const bits = [gemsWord(view.hand_sizes[seat])];
     if (view.out[seat]) bits.push("out");

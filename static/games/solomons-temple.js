@@ -303,6 +303,11 @@ function handPanel(view, ctx) {
 }
 
 export default {
+  /** Where a move is clicked (tutorials and hints mark these): its button in the moves panel. */
+  targets(move) {
+    return [`[data-key="${CSS.escape(key(move))}"]`];
+  },
+
   stylesheet: "/static/games/solomons-temple.css",
 
   render(container, view, ctx) {

@@ -106,6 +106,29 @@ function chainReason(view, me, chain, offered) {
 export default {
   stylesheet: CSS_HREF,
 
+  /** Where a move is clicked (tutorials and hints mark these), in click order: a tile, its
+   *  turns and its slot (a finger taps the slot twice, or "Place here"); a chain's space twice
+   *  (show the chain, then stand on it); a card's cells, then "Place"; and so on. */
+  targets(move, view) {
+    const space = ([x, y]) => `[data-testid="tof-sp-${x}-${y}"]`;
+    switch (move.type) {
+      case "assign": return [`[data-key="assign-${move.tile}-${move.to}"]`];
+      case "place": {
+        const at = SLOTS[view.level]?.[move.slot];
+        return [`[data-testid="tof-pick-${move.tile}"]`, ...Array(move.rot).fill('[data-testid="tof-rotate"]'),
+          ...(at ? [space(at), '[data-testid="tof-place-here"]'] : [])];
+      }
+      case "blank": return [`[data-testid="tof-pick-${move.tile}"]`, '[data-key="blank"]'];
+      case "chain": return [space([move.x, move.y]), space([move.x, move.y])];
+      case "occupy": return [...move.cells.map((i) => `[data-testid="tof-cell-${move.card}-${i}"]`), '[data-testid="tof-occupy"]'];
+      case "bonus": return [`[data-key="piece-${move.piece}"]`, ...move.cells.map(space)];
+      case "pass": return ['[data-testid="tof-pass"]'];
+      case "goal": return [`[data-key="goal-${move.side}"]`];
+      case "private": return [`[data-key="private-${move.god}"]`];
+      default: return [];
+    }
+  },
+
   render(container, view, ctx) {
     const L = ctx.local;
     L.rot = L.rot || 0;

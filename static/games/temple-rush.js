@@ -187,6 +187,26 @@ export default {
                                   "data-phase": view.phase }, parts));
   },
 
+  /** Where a move is clicked (tutorials and hints mark these), in click order. */
+  targets(move) {
+    const mode = (name) => `[data-key="mode-${name}"]`;
+    const size = `[data-testid="tr-size"][data-size="${move.size}"]`;
+    const dir = move.size > 1 ? [`[data-testid="tr-dir"][data-dir="${move.dir}"]`] : [];
+    const zone = move.zone === undefined ? "" : `[data-zone="${move.zone}"]`;
+    switch (move.type) {
+      case "place": case "rebuild": case "race":
+        return [...(move.power ? [mode(move.power)] : []), size, ...dir,
+          `[data-testid="tr-anchor"]${zone}[data-col="${move.col}"][data-row="${move.row}"]`];
+      case "bonus": return [`[data-testid="tr-bonus"][data-block="${move.block}"]`];
+      case "exchange": case "chisel": return [mode(move.type), `[data-testid="tr-${move.type}"]${zone}[data-block="${move.block}"]`];
+      case "bag": return [`[data-testid="tr-bag"]${zone}[data-seat="${move.seat}"][data-from-zone="${move.from_zone}"]`];
+      case "pass": return ['[data-testid="tr-pass"]'];
+      case "return": return ['[data-testid="tr-return"]'];
+      case "withdraw": return ['[data-testid="tr-withdraw"]'];
+      default: return [];
+    }
+  },
+
   playerBadge(view, seat) {
     const s = view.seats[seat];
     if (!s) return "";
