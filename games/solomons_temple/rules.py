@@ -970,11 +970,11 @@ def _apply_end_turn(state: State, seat: int, move: Move, rng: Random) -> list[Ev
         built = [len(state["structures"][s]) + len(state["furnishings"][s]) for s in range(2)]
         if built[0] == built[1]:
             return _finish(
-                state, None, f"Turn limit reached with equal Temples ({built[0]} pieces each)."
+                state, None, f"Turn limit reached with equal Temples ({_count(built[0])} each)."
             )
         best = built.index(max(built))
         return _finish(state, best, f"Turn limit reached; Seat {best + 1} built the larger "
-                       f"Temple ({built[best]} pieces to {built[1 - best]}).")
+                       f"Temple ({_count(built[best])} to {built[1 - best]}).")
     nxt = 1 - seat
     state.update(
         turn=nxt,
@@ -1088,6 +1088,11 @@ def _could_atone(state: State, seat: int) -> bool:
     altar = p["altar"] or "Altar" in hand
     burnt = "Burnt Offering" in hand or "Peace Offering" in hand or p["fast"] == 3
     return priest and altar and burnt
+
+
+def _count(pieces: int) -> str:
+    """"1 piece", "12 pieces": the turn limit's reason is read by people."""
+    return f"{pieces} piece{'' if pieces == 1 else 's'}"
 
 
 def _finish(state: State, winner: int | None, reason: str) -> list[Event]:

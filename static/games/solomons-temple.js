@@ -281,8 +281,8 @@ function limitWarning(view, ctx) {
   if (view.step === "over" || view.turn_no < view.turn_limit - 20) return null;
   const left = view.turn_limit - view.turn_no;
   const [a, b] = [pieces(view, 0), pieces(view, 1)];
-  const now = a === b ? `the Temples are equal (${a} pieces each): a draw`
-    : `${ctx.name(a > b ? 0 : 1)} would win (${Math.max(a, b)} pieces to ${Math.min(a, b)})`;
+  const now = a === b ? `the Temples are equal (${plural(a, "piece")} each): a draw`
+    : `${ctx.name(a > b ? 0 : 1)} would win (${plural(Math.max(a, b), "piece")} to ${Math.min(a, b)})`;
   return h("div", { class: "st-limit", role: "status", "data-testid": "turn-limit" },
     `Turn ${view.turn_no} of ${view.turn_limit}: `,
     left ? `${plural(left, "more turn")} after this one. ` : "the last turn. ",

@@ -118,7 +118,7 @@ def test_a_stuck_room_is_found_and_unstuck_by_clicking(open_client, server) -> N
     page.locator("[data-testid=log-row][data-version='1']").get_by_test_id("preview-version").click()
     preview = page.get_by_test_id("preview")
     expect(preview).to_have_attribute("data-version", "1")
-    expect(preview).to_contain_text("To act: Bot 2")
+    expect(preview).to_contain_text("To act: Bot for Gone Gina")  # as the table names it
     page.locator("[data-testid=log-row][data-version='0']").get_by_test_id("preview-version").click()
     expect(preview).to_have_attribute("data-version", "0")
     expect(preview).to_contain_text("To act: Stuck Sam")
