@@ -16,6 +16,7 @@ from app.play.locks import RoomLocks
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.store.base import Store
+from app.takeback.store import AskStore
 
 
 class RoomRead(NamedTuple):
@@ -40,6 +41,7 @@ class Context(Protocol):
     locks: RoomLocks
     quotas: Quotas
     bots: Waker
+    takebacks: AskStore  # asked take-backs (app.takeback)
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

@@ -24,6 +24,8 @@ from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
 from app.table.heartbeat import Heartbeat
+from app.takeback import service as takeback
+from app.takeback.store import SqlAskStore
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,7 @@ class Hall:
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self.store = open_store(settings, self.origin)
+        self.takebacks = SqlAskStore(self.store.sessions, self.store.hub, self.origin)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)
@@ -95,6 +98,9 @@ class Hall:
             if kind in ("chat", "watch"):
                 await (chat.relay(self, code, line_id) if kind == "chat"
                        else chat.tell_watchers(self, code))
+                return
+            if kind == "takeback":
+                await takeback.relay(self, code)
                 return
             if kind in ("room", "reset"):  # the room and the state, one read on Postgres
                 await self.after_room_change(code, force_state=kind == "reset", forget=False)
