@@ -9,6 +9,7 @@ import { bankBadge, clockBadge, clockText, lowMs, tickClocks } from "./clock.js"
 import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
+import { TakebackAsks } from "./takeback.js";
 import { copyText, h, holdDuringPress, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
@@ -239,6 +240,7 @@ class RoomPage {
 
   onMessage(message) {
     if (this.chat?.onMessage(message)) return;
+    if (this.asks?.onMessage(message)) return;
     switch (message.type) {
       case "room":
         this.room = message.room;
@@ -486,6 +488,7 @@ class RoomPage {
     this.connEl = h("div", { class: "conn", "data-testid": "conn", role: "status" });
     this.bannerEl = h("div", { class: "banner", "data-testid": "banner", role: "status" });
     this.absence = this.makeAbsence();
+    this.asks = new TakebackAsks(this);
     this.playersEl = h("aside", { class: "players", "aria-label": "Players" });
     this.centerEl = h("div", { class: "center" });
     this.endEl = h("div", { class: "end-slot" });
@@ -504,6 +507,7 @@ class RoomPage {
       this.topEl,
       this.bannerEl,
       this.absence.el,
+      this.asks.el,
       h("main", { class: "room" }, this.playersEl, this.centerEl,
         h("div", { class: "side" }, this.logEl, this.chat.el)),
       this.chat.fab);
@@ -604,6 +608,7 @@ class RoomPage {
     document.title = `${ctx.myTurn ? "● Your turn — " : ""}${this.game.title} · Ziggurat`;
     this.drawBanner(status, ctx);
     this.absence.update();
+    this.asks.update();
     if (status === "lobby") {
       replace(this.playersEl);
       replace(this.logEl);
@@ -654,7 +659,7 @@ class RoomPage {
     const takeBack = ctx.canUndo ? h("button", { class: "btn take-back", "data-testid": "take-back",
       title: "Take back your last step (nobody has seen anything new since)",
       onclick: () => this.undo().catch(() => {}) }, "↶ Take back") : null;
-    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, clock);
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, this.asks?.button(ctx), clock);
     this.checkLowTime();
     this.measureSticky();
   }
