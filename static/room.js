@@ -10,6 +10,7 @@ import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
 import { TakebackAsks } from "./takeback.js";
+import * as motion from "./motion.js";
 import { copyText, h, holdDuringPress, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
@@ -763,7 +764,9 @@ class RoomPage {
     if (!this.state || this.state.status === "lobby" || !this.state.view || !this.boardEl) return;
     try {
       this.shown = this.state;
+      const before = motion.measure(this.boardEl); // pieces that move (static/motion.js)
       this.renderer.render(this.boardEl, this.state.view, this.ctx());
+      motion.play(this.boardEl, before);
     } catch (err) {
       console.error(err);
       replace(this.boardEl, h("p", { class: "empty" }, `This board could not be drawn: ${err.message}`));
