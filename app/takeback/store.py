@@ -19,6 +19,7 @@ from app.store import orm
 from app.store.db import transaction
 from app.store.hub import Hub
 from app.store.models import AdminAction, MoveRow, Player, Room
+from app.table import rooms
 
 ASK, ANSWER, TAKE_BACK = "takeback_ask", "takeback_answer", "take_back"
 
@@ -97,8 +98,11 @@ class SqlAskStore:
 
     async def latest(self, code: str) -> tuple[Ask | None, int]:
         async with self._sessions() as session:
-            room = await orm.get_room(session, code)
-            return await _latest(session, room.code), room.version
+            code = rooms.normalize_code(code)
+            version = await session.scalar(select(Room.version).where(Room.code == code))
+            if version is None:  # not the whole row: a state may be large
+                raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
+            return await _latest(session, code), version
 
     async def ask(self, code: str, player_id: str, ask_id: str, seen_version: int,
                   judge: AskJudge) -> Outcome:
