@@ -20,6 +20,7 @@ from app.play.sockets import Client, RoomSockets
 from app.social.store import SocialStore
 from app.store.base import Store
 from app.table.bot_caps import BotCaps
+from app.takeback.store import AskStore
 
 
 class RoomRead(NamedTuple):
@@ -48,6 +49,7 @@ class Context(Protocol):
     bot_caps: BotCaps
     notify: Notifications  # channels, the links in mails, the invitation hook (app/notify/)
     social: SocialStore  # app/social/'s storage
+    takebacks: AskStore  # asked take-backs (app.takeback)
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

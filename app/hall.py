@@ -30,6 +30,8 @@ from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
 from app.table.heartbeat import Heartbeat
+from app.takeback import service as takeback
+from app.takeback.store import SqlAskStore
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ class Hall:
         self.ops = open_ops(self.store)
         self.store.game_end = Ends()  # results and ratings, in the move that ends a game
         self.social = open_social(self.store)
+        self.takebacks = SqlAskStore(self.store.sessions, self.store.hub, self.origin)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)
@@ -115,6 +118,9 @@ class Hall:
             if kind in ("chat", "watch"):
                 await (chat.relay(self, code, line_id) if kind == "chat"
                        else chat.tell_watchers(self, code))
+                return
+            if kind == "takeback":
+                await takeback.relay(self, code)
                 return
             if kind in ("room", "reset"):  # the room and the state, one read on Postgres
                 await self.after_room_change(code, force_state=kind == "reset", forget=False)

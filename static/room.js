@@ -12,6 +12,8 @@ import { loadRenderer } from "./renderers.js";
 import { rulesButton } from "./rules.js";
 import { TurnSignals } from "./signals.js";
 import { changeText, playerLink, roomSocial, seriesText } from "./social.js";
+import { TakebackAsks } from "./takeback.js";
+import * as motion from "./motion.js";
 import { copyText, h, holdDuringPress, keepFocus, navigate, plural, replace, toast, uid } from "./ui.js";
 
 const PING_MS = 10000; // a ping every 10 s, a pong due within 5 s; after an "offline" event, within 3 s
@@ -252,6 +254,7 @@ class RoomPage {
 
   onMessage(message) {
     if (this.chat?.onMessage(message)) return;
+    if (this.asks?.onMessage(message)) return;
     switch (message.type) {
       case "room":
         this.room = message.room;
@@ -498,6 +501,7 @@ class RoomPage {
     this.connEl = h("div", { class: "conn", "data-testid": "conn", role: "status" });
     this.bannerEl = h("div", { class: "banner", "data-testid": "banner", role: "status" });
     this.absence = this.makeAbsence();
+    this.asks = new TakebackAsks(this);
     this.playersEl = h("aside", { class: "players", "aria-label": "Players" });
     this.centerEl = h("div", { class: "center" });
     this.endEl = h("div", { class: "end-slot" });
@@ -517,6 +521,7 @@ class RoomPage {
       this.topEl,
       this.bannerEl,
       this.absence.el,
+      this.asks.el,
       h("main", { class: "room" }, this.playersEl, this.centerEl,
         h("div", { class: "side" }, this.logEl, this.chat.el)));
     this.setConn(this.conn);
@@ -617,6 +622,7 @@ class RoomPage {
     document.title = `${ctx.myTurn ? "● Your turn — " : ""}${this.game.title} · Ziggurat`;
     this.drawBanner(status, ctx);
     this.absence.update();
+    this.asks.update();
     if (status === "lobby") {
       replace(this.playersEl);
       replace(this.logEl);
@@ -668,8 +674,8 @@ class RoomPage {
       title: "Take back your last step (nobody has seen anything new since)",
       onclick: () => this.undo().catch(() => {}) }, "↶ Take back") : null;
     // A phone's Chat button (shown with unread lines) rides in the sticky banner: never over the board.
-    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, hintButton(this, ctx), clock,
-      this.chat.fab);
+    replace(this.bannerEl, h("span", { class: "banner-text" }, text), takeBack, this.asks?.button(ctx),
+      hintButton(this, ctx), clock, this.chat.fab);
     this.checkLowTime();
     this.measureSticky();
   }
@@ -773,7 +779,9 @@ class RoomPage {
     if (!this.state || this.state.status === "lobby" || !this.state.view || !this.boardEl) return;
     try {
       this.shown = this.state;
+      const before = motion.measure(this.boardEl); // pieces that move (static/motion.js)
       this.renderer.render(this.boardEl, this.state.view, this.ctx());
+      motion.play(this.boardEl, before);
       showHint(this);
     } catch (err) {
       console.error(err);

@@ -27,6 +27,7 @@ from app.play.undo import on_undo_frame
 from app.recent import keep
 from app.table import chat, presence
 from app.table.rooms import normalize_code
+from app.takeback import service as takeback
 
 log = logging.getLogger(__name__)
 # The game socket's path (`app.main.Ziggurat` dispatches it ahead of FastAPI's stack).
@@ -171,6 +172,7 @@ async def _greet(hall: Context, client: Client) -> None:
         greeting, client.greeting = client.greeting, None
         for message in greeting or await chat.seat_greeting(hall, client.room):
             client.send(message)
+        await takeback.greet(hall, client)  # an asked take-back still being answered
 
 
 async def _serve(hall: Context, client: Client) -> None:
@@ -228,9 +230,14 @@ async def _handle(hall: Context, client: Client, text: str) -> None:
         await on_undo_frame(hall, client, message)
     elif message["type"] == "chat":
         await _chat(hall, client, message)
+    elif message["type"] == "takeback_ask":
+        await takeback.on_ask_frame(hall, client, message)
+    elif message["type"] == "takeback_answer":
+        await takeback.on_answer_frame(hall, client, message)
     else:
         client.send(error_frame("unknown_type", f"There is no message type {message['type']!r}; "
-                           "send 'move', 'undo', 'chat' or 'ping'."))
+                           "send 'move', 'undo', 'takeback_ask', 'takeback_answer', "
+                           "'chat' or 'ping'."))
 
 
 _socket_chat_limits: weakref.WeakKeyDictionary[Client, RateLimit] = weakref.WeakKeyDictionary()

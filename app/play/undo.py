@@ -156,7 +156,8 @@ def _judge(player_id: str, undo_id: str, seen_version: int
         what = game.describe(shown) if shown is not None else "a hidden move"
         return Undone(replayed.before, _banks_after(room, seat), name[:40],
                       {"id": undo_id, "player": player_id, "seat": seat, "move": last.move,
-                       "made": room.version - 1, "text": f"{name} took back: {what}"},
+                       "made": room.version - 1,
+                       "text": f"{name} took back move {room.version}: {what}"},
                       seat if replayed.next_undoable else None)
 
     return judge

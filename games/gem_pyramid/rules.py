@@ -202,6 +202,11 @@ class GemPyramid:
         learns you held it) and passes the turn on. RULES.md, "Take-backs"."""
         return False
 
+    def reveals(self, state: State, seat: int, move: Move) -> bool:
+        """Always, as `undoable` says: a placement turns a gem of a secret hand face up (the
+        platform asks this before letting a take-back be asked across a move)."""
+        return True
+
     def scramble_hidden(self, state: State, viewer: int | None, rng: Random) -> State:
         """Re-deal every card the viewer cannot see, keeping each hidden hand's size."""
         new = clone(state)

@@ -70,6 +70,8 @@ function cardTile(card, opts = {}) {
     class: `fr-card b-${card.banner}${opts.extra ? ` ${opts.extra}` : ""}${fresh ? " fresh" : ""}`,
     "data-testid": opts.testid || "fr-card", "data-card": card.card, "data-banner": card.banner,
     "data-recent": fresh ? "true" : null,
+    // static/motion.js: a card slides where it goes (a collected one, from its Alkane spot).
+    "data-piece": `card:${card.card}`, "data-piece-from": `alkane:${card.card}`,
     title: card.name ? `${card.name}: ${effectText(card)}` : `${info.label} banner`, // what a piece means, on hover
   },
   h("span", { class: "fr-card-banner" }, h("span", { class: "fr-sym", "aria-hidden": "true" }, info.symbol),
@@ -378,6 +380,7 @@ export default {
             class: `fr-cell fr-banner b-${card.banner}${isLast ? " last" : ""}${placedBefore ? " recent" : ""}${pick ? " pickable" : ""}`,
             "data-testid": "alkane-card", "data-x": x, "data-y": y, "data-banner": card.banner, style: pos,
             "data-recent": placedBefore ? "true" : null,
+            "data-piece": `alkane:${card.card}`, "data-piece-from": "deck", // a placed card leaves the deck
             title: placedBefore ? `The latest card placed, by ${by}` : null,
           }, h("span", { class: "fr-big-sym", "aria-hidden": "true" }, info.symbol),
           h("span", { class: "fr-cell-name" }, info.label),
@@ -412,7 +415,7 @@ export default {
   piles(view) {
     const seen = view.discard.cards.filter((c) => c.name);
     return h("section", { class: "fr-piles", "aria-label": "Deck and discard pile" },
-      h("div", { class: "fr-pile", "data-testid": "fr-deck" },
+      h("div", { class: "fr-pile", "data-testid": "fr-deck", "data-piece": "deck" },
         h("span", { class: "fr-pile-label" }, "Deck"),
         h("strong", { class: "fr-pile-count" }, plural(view.deck.count, "card")),
         view.deck.next_banner ? h("span", { "data-testid": "fr-next-banner" }, "next: ", bannerTag(view.deck.next_banner)) : h("span", {}, "empty")),

@@ -29,6 +29,14 @@ function gemsWord(n) {
   return `${n} gem${n === 1 ? "" : "s"}`;
 }
 
+/** Name a gem for static/motion.js: it keeps `name` across redraws; a new one comes `from` the
+ *  piece of that name (the hand's gem of its kind), or drops in ("drop"). */
+function pieceOf(el, name, from = null) {
+  el.dataset.piece = name;
+  if (from) el.dataset.pieceFrom = from;
+  return el;
+}
+
 /** The last placement of this game: the view's `last` (there after a reload too), else this
  *  state's events (a server from before `last` existed). */
 function lastPlaced(view, events) {
@@ -80,7 +88,8 @@ export default {
           line.append(h("div", { class: [...classes, "filled"].join(" "), "data-row": row, "data-pos": pos,
                                  "data-testid": "slot", "data-last": isLast ? "true" : null,
                                  title: who ? `Last move: ${who} placed this ${GEMS[kind]?.label || kind} gem` : null },
-            gem(kind), isLast ? h("span", { class: "sr-only" }, who ? ` (last placed, by ${who})` : " (last placed)") : null));
+            pieceOf(gem(kind), `gem:${key}`, isLast ? (last.seat === ctx.seat ? `hand:${kind}` : "drop") : null),
+            isLast ? h("span", { class: "sr-only" }, who ? ` (last placed, by ${who})` : " (last placed)") : null));
         } else if (target) {
           line.append(h("button", {
             class: [...classes, "target", `tint-${target.gem}`].join(" "), "data-row": row, "data-pos": pos,
@@ -155,7 +164,7 @@ export default {
           "aria-pressed": String(local.selected === kind && can),
           title: ctx.myTurn && !can ? "No legal place for this gem right now" : `${GEMS[kind].label} gem`,
           onclick: choose(kind),
-        }, gem(kind), h("span", { class: "hand-count" }, `×${view.hand[kind]}`),
+        }, pieceOf(gem(kind), `hand:${kind}`), h("span", { class: "hand-count" }, `×${view.hand[kind]}`),
         h("span", { class: "sr-only" }, ` ${GEMS[kind].label}`));
       })) : h("p", { class: "hint" }, "Your hand is empty."));
   },

@@ -214,7 +214,10 @@ function boardGrid(side, seat, view, ctx, last) {
           onclick: () => ctx.play(target).catch(() => {}) }, text || "·"));
         continue;
       }
-      cells.push(h("span", { class: cls, title: name, "aria-label": name }, text));
+      // static/motion.js: an army keeps its name, so a step slides it; a new one drops in.
+      const shown = army >= 0 ? h("span", { class: "st-army-piece", "data-piece": `army:${seat}:${army}`,
+                                            "data-piece-from": "drop" }, text) : text;
+      cells.push(h("span", { class: cls, title: name, "aria-label": name }, shown));
     }
   }
   return h("div", { class: "st-grid", "data-testid": `grid-${seat}` }, cells);

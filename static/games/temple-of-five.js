@@ -34,9 +34,22 @@ function tileText(f) {
   return named.length ? named.join(", ") : "no decoration";
 }
 
-function priestToken(ctx, seat, extra = "") {
-  return h("span", { class: `tof-priest tof-seat${seat}${extra}`, title: `priest of ${ctx.name(seat)}` },
+function priestToken(ctx, seat, extra = "", piece = null) {
+  return h("span", { class: `tof-priest tof-seat${seat}${extra}`, title: `priest of ${ctx.name(seat)}`,
+                     "data-piece": piece, "data-piece-from": piece ? `priests:${seat}` : null },
     SEAT_SYMBOL[seat]);
+}
+
+/** Name an element for static/motion.js (it keeps the name across redraws). */
+function pieceAs(el, name, from = null) {
+  el.dataset.piece = name;
+  if (from) el.dataset.pieceFrom = from;
+  return el;
+}
+
+/** A tile's name for static/motion.js: its faces and effect (twins are never animated). */
+function tilePiece(tile) {
+  return `tile:${faces(tile).map((f) => f || "-").join(".")}${tile.effect ? `:${tile.effect}` : ""}`;
 }
 
 /** Every chain on a board seen from above: [{cells: ["x,y", …], colour}] (2+ spaces). */
@@ -339,7 +352,7 @@ export default {
               ctx.rerender();
             },
           }, h("b", {}, String(cell.n)), cell.bonus ? h("small", { class: "tof-bonus" }, `◇${cell.bonus}`) : null,
-          priest !== null ? priestToken(ctx, priest) : null);
+          priest !== null ? priestToken(ctx, priest, "", `priest:${key}:${i}`) : null);
         })),
         h("div", { class: "tof-card-foot" },
           h("span", { class: "tof-majority", "data-testid": `tof-majority-${key}` }, lead
@@ -382,14 +395,15 @@ export default {
     const parts = [];
     const sent = me.sent || {};
     const chosen = ["keep", "left", "right", "discard"].flatMap((to) => (sent[to] || []).map((tile) =>
-      h("div", { class: "tof-handtile tof-chosen", "data-testid": `tof-sent-${to}`, title: "already chosen" },
+      h("div", { class: "tof-handtile tof-chosen", "data-testid": `tof-sent-${to}`, title: "already chosen",
+                 "data-piece": tilePiece(tile) },
         miniTile(faces(tile), `${this.destLabel(view, ctx, to)}: ${tileText(faces(tile))}`),
         h("small", {}, to === "keep" ? "kept" : to === "discard" ? "discarded" : this.destLabel(view, ctx, to).replace(/^Give to /, "to ")))));
     if ((me.hand && me.hand.length) || chosen.length) {
       parts.push(h("div", { class: "tof-panel", "data-testid": "tof-hand" },
         h("p", { class: "tof-label" }, me.hand && me.hand.length ? "Your draw (only you see it)" : "Your choices"),
         h("div", { class: "tof-row" }, (me.hand || []).map((tile, t) =>
-          h("div", { class: "tof-handtile tof-draft" },
+          h("div", { class: "tof-handtile tof-draft", "data-piece": tilePiece(tile) },
             h("div", { class: "tof-draft-tile" }, miniTile(faces(tile), `drawn tile: ${tileText(faces(tile))}`),
               tile.effect ? h("small", {}, EFFECTS[tile.effect] || tile.effect) : null),
             h("div", { class: "tof-draft-buttons" }, assigns.filter((m) => m.tile === t).map((m) => h("button", {
@@ -402,6 +416,7 @@ export default {
         h("p", { class: "tof-label" }, "Tiles to build"),
         h("div", { class: "tof-row" }, me.placing.map((tile, t) =>
           h("button", { class: `tof-handtile${L.tile === t ? " tof-picked" : ""}`, "data-key": `pick-${t}`,
+            "data-piece": tilePiece(tile),
             "data-testid": `tof-pick-${t}`, "aria-pressed": L.tile === t ? "true" : "false",
             onclick: () => { L.tile = t; L.preview = null; ctx.rerender(); } },
             miniTile(rotated(faces(tile), L.tile === t ? L.rot : 0), `tile to place: ${tileText(faces(tile))}`),
@@ -516,6 +531,9 @@ export default {
         spaces.push(h(mine ? "button" : "span", {
           class: classes.join(" "),
           "data-xy": key,
+          // static/motion.js: the spaces a tile just covered come from that tile (else drop in).
+          "data-piece": has(fresh, x, y) ? `laid:${s}:${key}` : null,
+          "data-piece-from": has(fresh, x, y) ? "tile:*" : null,
           "data-key": mine ? `sp-${key}` : null, "data-legal": mine && action ? "true" : null,
           "data-testid": mine ? `tof-sp-${x}-${y}` : null,
           "data-ghost": k >= 0 ? (previewFaces[k] || "empty") : null,
@@ -549,7 +567,7 @@ export default {
             }
           } : null,
         }, spot[1] ? h("span", { class: "tof-sym" }, SYMBOL[spot[1]]) : null,
-        priests.has(key) ? priestToken(ctx, s, " tof-on-board") : null));
+        priests.has(key) ? priestToken(ctx, s, " tof-on-board", `priest:${s}:${key}`) : null));
       }
     }
     const won = seat.won.map((c) => h("span", { class: `tof-won tof-${c.god}`, title: `${godName(view, c.god)}: ${c.big} points` },
@@ -557,7 +575,8 @@ export default {
     const score = Array.isArray(view.scores) ? view.scores[s] : null;
     return h("div", { class: `tof-pyr${mine ? " tof-mine" : ""}`, "data-testid": `tof-pyramid-${s}` },
       h("div", { class: "tof-pyr-head" },
-        h("b", {}, mine ? "Your pyramid" : ctx.name(s)), " ", priestToken(ctx, s, " tof-small"),
+        h("b", {}, mine ? "Your pyramid" : ctx.name(s)), " ",
+        pieceAs(priestToken(ctx, s, " tof-small"), `priests:${s}`), // where its priests walk from
         ` ${n(seat.priests, "priest")} · ${seat.reserve_count} bonus` + (score !== null ? ` · ${score} pts` : "") +
           (seat.goal ? ` · goal ${seat.goal}` : "") + (seat.effect ? ` · effect: ${EFFECTS[seat.effect] || seat.effect}` : ""),
         won.length ? h("span", { class: "tof-wonrow" }, " · won ", won) : null,

@@ -67,7 +67,7 @@ function moveKey(m) {
 
 /** Grid of a silhouette with blocks on it; `anchors` (Map "c:r" → handler info) become buttons. */
 function grid({ card, blocks = [], small = false, anchors = null, blockActions = null, label = "", testid = "tr-grid",
-                zone = "", last = null }) {
+                zone = "", last = null, piece = null }) {
   if (!card && !blocks.length) return h("span", { class: "hint tr-no-card" }, "no card");
   let width = card?.width || 0;
   let height = card?.height || 0;
@@ -98,16 +98,18 @@ function grid({ card, blocks = [], small = false, anchors = null, blockActions =
     const fresh = last && last.col === b.col && last.row === b.row && last.size === b.size && last.dir === b.dir;
     const text = `1x${b.size} block${b.size > 1 ? (upright ? " on end" : " flat") : ""}${fresh ? " (the last move)" : ""}`;
     const act = blockActions?.get(b.id);
+    // static/motion.js: a block keeps its name across redraws; a new one lands from above.
+    const moves = piece ? { "data-piece": `${piece}:${b.id}`, "data-piece-from": "drop" } : {};
     if (act) {
       el.append(h("button", { class: `tr-block s${b.size} ${act.kind}${act.pressed ? " on" : ""}`, style,
                               "data-testid": `tr-${act.kind}`, "data-zone": zone, "data-block": b.id,
                               "data-key": `${act.kind}-${zone}-${b.id}`, "data-legal": "true",
                               "aria-pressed": act.pressed === undefined ? null : String(act.pressed),
-                              "aria-label": act.label(text), title: act.label(text), onclick: act.onclick },
+                              "aria-label": act.label(text), title: act.label(text), onclick: act.onclick, ...moves },
         h("span", { "aria-hidden": "true" }, act.mark)));
     } else {
       el.append(h("div", { class: `tr-block s${b.size}${b.borrowed ? " borrowed" : ""}${fresh ? " last" : ""}`, style, title: text,
-                           "data-testid": fresh ? "tr-last" : null },
+                           "data-testid": fresh ? "tr-last" : null, ...moves },
         small ? null : h("span", { "aria-hidden": "true" }, b.size)));
     }
   }
@@ -281,7 +283,8 @@ export default {
         h("span", { class: "tr-racer-n" }, race.out[i] ? "out" : `${built}/${total} cells`),
         i === ctx.seat ? null : grid({ card: race.card, blocks: race.builds[i], small: true,
                                        last: lastBlocks(view)[i]?.zone === "race" ? lastBlocks(view)[i] : null,
-                                       label: `${ctx.name(i)}'s lightning build`, testid: "tr-race-grid-other" }));
+                                       label: `${ctx.name(i)}'s lightning build`, testid: "tr-race-grid-other",
+                                       piece: `race${i}` }));
     });
     return h("section", { class: "tr-race-banner", "data-testid": "tr-race", role: "status" },
       h("h2", {}, h("span", { "aria-hidden": "true" }, "⚡ "), "Lightning race!"),
@@ -387,6 +390,7 @@ export default {
         h("h4", {}, `⚡ Your lightning build — ${cardName(race.card)}`),
         out ? h("p", { class: "hint" }, "You are out of this race.") : null,
         grid({ card: race.card, blocks: race.builds[me], anchors: anchorsFor(null), zone: "race", testid: "tr-race-grid",
+               piece: `race${me}`,
                last: lastOf[me]?.zone === "race" ? lastOf[me] : null,
                label: `Your lightning build for the ${cardName(race.card)}` })),
         seat.zones.some((z) => z.blocks.length) ? h("div", { class: "tr-zone small" },
@@ -394,7 +398,7 @@ export default {
             "Your constructions wait for the race; a block missing from your supply is borrowed from them."),
           h("div", { class: "tr-zones small" }, seat.zones.map((z) => h("div", { class: "tr-zone small" },
             h("span", { class: "tr-zone-title" }, `Zone ${z.zone + 1}`),
-            grid({ card: view.holders[z.zone], blocks: z.blocks, small: true,
+            grid({ card: view.holders[z.zone], blocks: z.blocks, small: true, piece: `s${me}z${z.zone}`,
                    label: `Your zone ${z.zone + 1}: ${cardName(view.holders[z.zone])}` }))))) : null);
     } else {
       boards = h("div", { class: "tr-zones" }, seat.zones.map((z) => {
@@ -413,6 +417,7 @@ export default {
             z.complete ? h("strong", { class: "tr-complete" }, "✓ Temple complete!") : null,
           ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]))),
           grid({ card, blocks: z.blocks, anchors: anchorsFor(z.zone), blockActions: blockActionsFor(z.zone), zone: z.zone,
+                 piece: `s${me}z${z.zone}`,
                  last: lastOf[me]?.zone === z.zone ? lastOf[me] : null,
                  label: `Your zone ${z.zone + 1}: ${cardName(card)}; ${built} of ${cells} cells built` }));
       }));
@@ -569,7 +574,8 @@ export default {
           const last = lastOf[s.seat]?.zone === z.zone ? lastOf[s.seat] : null;
           return h("div", { class: "tr-zone small" },
             h("span", { class: "tr-zone-title" }, `Zone ${z.zone + 1}${z.mortar ? " · Mortar" : ""}${z.complete ? " · ✓ complete" : ""}`),
-            grid({ card, blocks: z.blocks, small: true, last, label: `${ctx.name(s.seat)}'s zone ${z.zone + 1}: ${cardName(card)}` }));
+            grid({ card, blocks: z.blocks, small: true, last, piece: `s${s.seat}z${z.zone}`,
+                   label: `${ctx.name(s.seat)}'s zone ${z.zone + 1}: ${cardName(card)}` }));
         })),
         h("div", {}, h("span", { class: "tr-k" }, "Supply: "), supplyLine(s.supply)),
         wonLine(s.cards, s.tokens, s.bonus),
@@ -582,7 +588,7 @@ export default {
         h("p", { class: "tr-other-state" }, `Die: ${dieText(robot.die)} · ${plural(robot.deck_count, "card")} left in its deck`),
         h("div", { class: "tr-zones small" }, h("div", { class: "tr-zone small" },
           h("span", { class: "tr-zone-title" }, "Its temple: ", robot.card ? cardChip(robot.card) : "none"),
-          grid({ card: robot.card, blocks: robot.zone, small: true, label: `The Robot's zone: ${cardName(robot.card)}` }))),
+          grid({ card: robot.card, blocks: robot.zone, small: true, piece: "robot", label: `The Robot's zone: ${cardName(robot.card)}` }))),
         h("div", {}, h("span", { class: "tr-k" }, "Supply: "), supplyLine(robot.supply)),
         wonLine(robot.cards, [], robot.bonus)));
     }

@@ -97,6 +97,7 @@ class Conn:
     reader: asyncio.Task[None] | None = None
     chat: list[dict[str, Any]] = field(default_factory=list)
     watchers: dict[str, Any] | None = None
+    takeback: dict[str, Any] | None = None  # the last `takeback` message's ask
 
     async def read(self) -> None:
         try:
@@ -118,6 +119,9 @@ class Conn:
                     self.changed.set()
                 elif message["type"] == "watchers":
                     self.watchers = message
+                    self.changed.set()
+                elif message["type"] == "takeback":
+                    self.takeback = message["ask"]
                     self.changed.set()
                 else:
                     await self.replies.put(message)

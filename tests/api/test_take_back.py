@@ -79,7 +79,7 @@ async def test_a_step_is_taken_back_and_every_view_is_restored(api: Api) -> None
     assert line["actor"] == ("Alice", "Bob")[seat]
     assert line["detail"]["text"].startswith("Alice took back" if seat == 0 else "Bob took back")
     assert line["version"] == 1 and line["detail"]["made"] == 0
-    told = f"{('Alice', 'Bob')[seat]} took back: "
+    told = f"{('Alice', 'Bob')[seat]} took back move 1: "  # the line names the move
     for conn in everyone:  # the players' log: the room's admin_log, after move 0
         await conn.until(lambda c: any(n["text"].startswith(told) and n["version"] == 0
                                        for n in (c.room or {}).get("admin_log") or []))
