@@ -46,6 +46,7 @@ class LearnPage {
     this.stepEl = h("section", { class: "card learn-step", "data-testid": "learn-step", "aria-live": "polite" });
     this.playersEl = h("div", { class: "learn-players", "data-testid": "learn-players" });
     this.boardEl = h("section", { class: "board", "data-testid": "board", "aria-label": "Board" });
+    this.boardEl.addEventListener("click", (event) => this.clickedOffMove(event));
     replace(this.root, topbar(me(), null, h("div", { class: "room-title" },
       h("span", { class: "room-game-title" }, `Learn ${this.game.title}`), rulesButton(this.gameId))),
     h("main", { class: "learn" }, this.stepEl, this.playersEl, this.boardEl));
@@ -123,6 +124,15 @@ class LearnPage {
     this.feedback = { kind: answer.result, text: answer.message };
     this.draw();
     throw Object.assign(new Error(answer.message), { code: answer.result });
+  }
+
+  /** A marked place clicked while it takes nothing (a slot before its piece is chosen, or with
+   *  another one chosen): said, not silently ignored. */
+  clickedOffMove(event) {
+    const marked = event.target.closest?.(".learn-target");
+    if (!marked || this.step.done || this.pending || marked.matches("button:not([disabled]), [data-legal=true]")) return;
+    this.feedback = { kind: "wrong", text: "That place takes nothing yet: click the marked things in order, the first one first." };
+    this.drawStep();
   }
 
   draw() {

@@ -20,7 +20,10 @@ CLICKABLE = ":is(button, [role=button], [data-legal=true]):not([disabled])"
 
 
 def lucent_wrong(page: Page) -> None:
-    """Another legal slot for the step's gem."""
+    """The marked slot before its gem is chosen (it takes nothing yet: said so), then another
+    legal slot for the step's gem."""
+    page.locator("[data-testid=board] div.slot.learn-target").click()
+    expect(page.get_by_test_id("learn-feedback")).to_contain_text("takes nothing yet")
     page.locator("[data-testid=board] .learn-target[data-testid=hand-gem]").click()
     board = page.get_by_test_id("board")
     board.locator("button.slot[data-legal=true]:not(.learn-target)").first.click()
