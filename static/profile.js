@@ -92,7 +92,7 @@ export function openProfile(root, id) {
   return { dispose() { alive = false; } };
 }
 
-/** An inline SVG line of a rating's history (one point per game). */
+/** An inline SVG line of a rating's history (from the start, one point per game). */
 function chart(points) {
   const width = 160, height = 40, pad = 4;
   const svg = document.createElementNS(SVG, "svg");
@@ -100,9 +100,10 @@ function chart(points) {
   svg.setAttribute("class", "rating-chart");
   svg.setAttribute("data-testid", "rating-chart");
   svg.setAttribute("role", "img");
-  const values = points.map((p) => p.rating);
-  svg.setAttribute("aria-label", `Rating after each game: ${values.join(", ")}`);
-  if (!values.length) return svg;
+  if (!points.length) return svg;
+  // Every rating starts at 0 (openskill's mu 25, sigma 25/3): the line starts there.
+  const values = [0, ...points.map((p) => p.rating)];
+  svg.setAttribute("aria-label", `Rating after each game: ${values.slice(1).join(", ")}`);
   const low = Math.min(0, ...values), high = Math.max(...values, low + 1);
   const x = (i) => pad + (values.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (values.length - 1));
   const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low);
