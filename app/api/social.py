@@ -63,6 +63,7 @@ async def invite(player: CurrentPlayer, hall: HallDep,
     message = await hall.store.room_message(code)
     await friends.invite(hall.social, player.id, friend_id, code,
                          None if message is None else message["room"])
+    await hall.notify.invite(friend_id, code)  # also on their channels (mail, webhook), if set
     return {"id": friend_id, "code": code}
 
 

@@ -36,7 +36,7 @@ async def remove(social: SocialStore, player_id: str, friend_id: str) -> None:
 async def invite(social: SocialStore, player_id: str, friend_id: str, code: str,
                  room: dict[str, Any] | None) -> None:
     """Invite a friend to a room the inviter sits in or hosts. The invitation waits in the
-    friend's lobby (`invites`)."""
+    friend's lobby (`invites`); the route also hands it to app/notify's channels."""
     if room is None:
         raise ApiError(404, "room_not_found", "That room does not exist.")
     seated = {(s.get("player") or {}).get("id") for s in room["seats"]}
@@ -45,8 +45,6 @@ async def invite(social: SocialStore, player_id: str, friend_id: str, code: str,
     if not await social.is_friend(player_id, friend_id):
         raise ApiError(403, "not_a_friend", "You can invite only your friends.")
     await social.invite(friend_id, player_id, code)
-    # app/notify/ (another issue) delivers invitations as notifications: its hook goes here,
-    # the one place an invitation is made.
 
 
 async def invites(social: SocialStore, player_id: str) -> list[dict[str, Any]]:
