@@ -155,3 +155,33 @@ def test_the_database_check_can_fail() -> None:
     assert _DATABASE.match("sqlalchemy.ext.asyncio") and _DATABASE.match("asyncpg")
     assert _DATABASE.match("app.store.db") and _DATABASE.match("app.store.postgres.roomcache")
     assert not _DATABASE.match("app.store.models") and not _DATABASE.match("app.store.base")
+
+
+def _is_protocol(node: ast.ClassDef) -> bool:
+    return any((isinstance(base, ast.Name) and base.id == "Protocol")
+               or (isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name)
+                   and base.value.id == "Protocol") for base in node.bases)
+
+
+def protocol_sizes(source: str) -> dict[str, int]:
+    """Each Protocol class in the source -> the methods it declares. A protocol that only joins
+    others (`class Store(RoomStore, MoveStore, ..., Protocol)`) declares none of its own."""
+    return {node.name: sum(isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                           for item in node.body)
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ClassDef) and _is_protocol(node)}
+
+
+def test_the_size_check_can_fail() -> None:
+    methods = "".join(f"    def m{n}(self) -> None: ...\n" for n in range(21))
+    source = f"from typing import Protocol\nclass Wide(Protocol):\n{methods}"
+    assert protocol_sizes(source) == {"Wide": 21}
+    assert protocol_sizes("class Joined(A, B, Protocol):\n    x: int\n") == {"Joined": 0}
+
+
+def test_every_protocol_is_a_narrow_door() -> None:
+    """A consumer depends on the storage it uses: no Protocol in app/ declares more than 20
+    methods (the store's doors are split by capability, app/store/base.py)."""
+    wide = {f"{path.relative_to(APP.parent)}:{name}": size for path in APP.rglob("*.py")
+            for name, size in protocol_sizes(path.read_text()).items() if size > 20}
+    assert wide == {}

@@ -184,8 +184,9 @@ class Undoing(Protocol):
 U = TypeVar("U", bound=Undoing)
 
 
-class Store(Protocol):
-    """Players, rooms, seats, moves, socket counts, chat, votes and the audit log."""
+class StoreLife(Protocol):
+    """What the Hall starts and stops, and the store's few facts: its hub, its name, whether
+    it has one writer, the game-end hook."""
 
     hub: Hub  # notifications between processes (LISTEN/NOTIFY, or none with one process)
     origin: str  # this process's name in notifications
@@ -195,6 +196,10 @@ class Store(Protocol):
 
     async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None: ...
     async def stop(self) -> None: ...
+
+
+class PlayerStore(Protocol):
+    """Players by token (the sign-in path of every request and socket)."""
 
     # -- players ----------------------------------------------------------------------------
     async def add_player(self, player: Player) -> None: ...
@@ -206,6 +211,10 @@ class Store(Protocol):
         """Push the device's token expiry back (each device renews its own)."""
     def forget_device(self, device_id: str) -> None:
         """The device was signed out: a copy of its player held by token goes (Postgres)."""
+
+
+class RoomStore(Protocol):
+    """Rooms and their seats: made, joined, left, read, closed (app/table's lobby, app/api)."""
 
     # -- rooms and seats -----------------------------------------------------------------------
     async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
@@ -252,6 +261,10 @@ class Store(Protocol):
         the new room's wire object, and whether it was made now."""
     async def set_spectators_muted(self, code: str, host: Player, muted: bool) -> str: ...
 
+
+class MoveStore(Protocol):
+    """Moves, the move log and replays, take-backs: the hot path (app/play) and its reads."""
+
     # -- moves ----------------------------------------------------------------------------
     async def commit_move(self, code: str, seat: int | None, player_id: str | None,
                           client_id: str, move: Any,
@@ -269,24 +282,25 @@ class Store(Protocol):
         """The room as a bot judges it, and its bot seats with their level (None: no such
         room)."""
 
-    # -- sockets, presence and votes ------------------------------------------------------------
-    def register(self, code: str, delta: int) -> None:
-        """This process counted (+1) or uncounted (-1) one of its sockets in the room."""
-    async def seat_connected(self, code: str, seat: int, player_id: str | None) -> SeatCounted: ...
-    async def seat_disconnected(self, code: str, seat: int, player_id: str | None,
-                                ledger: int) -> bool:
-        """Count one socket less unless a reaper already did; whether it was still counted."""
-    async def has_votes(self, code: str) -> bool: ...
-    async def vote(self, code: str, voter: Player, seat: int) -> str:
-        """Record a vote to hand an absent seat to a bot, handing it on a majority
-        (`app.store.orm.vote`); the room's code."""
-    async def reclaim(self, code: str, player: Player) -> str:
-        """A replaced player takes their seat back from the bot; the room's code."""
-
     # -- the log and replays ------------------------------------------------------------------
     async def move_log(self, code: str, viewer_id: str | None, after: int = 0) -> LogRead:
         """The room, the viewer's seat and the moves after version `after`."""
     async def replay_source(self, code: str) -> ReplayRead: ...
+
+    # -- take-backs ----------------------------------------------------------------------------
+    async def take_back(self, code: str, player_id: str, undo_id: str,
+                        judge: Callable[[Any, list[Any], list[Any], str | None], Awaitable[U]]
+                        ) -> tuple[int, U | None]:
+        """Judge (`judge`, on the locked room, its seats, its move rows in version order and the
+        player's name; raises ApiError to refuse) and write a player's take-back of the room's
+        last move: the row deleted, the room one version back with the state and banks judged,
+        the audit line, committed with the `reset` notification; then what is held of the room
+        is forgotten. The version the room is at after, and the judgement (None: this undo id
+        of this player already went back, to that version)."""
+
+
+class ChatStore(Protocol):
+    """A room's chat lines and its spectators (app/table/chat.py)."""
 
     # -- chat ------------------------------------------------------------------------------
     async def chat_history(self, code: str) -> list[Any]:
@@ -303,32 +317,24 @@ class Store(Protocol):
     async def unwatch(self, code: str, row_id: int | None) -> None:
         """Drop a spectator connection's row (None: none was recorded) and tell every process."""
 
-    # -- the admin's actions and the audit log ---------------------------------------------------
-    # Each action writes its audit line in its own transaction, with the room's notification.
-    async def admin_rooms(self, status: str | None, quiet_since: datetime | None,
-                          q: str | None) -> AdminRooms:
-        """Rooms by status, active ones quiet since a time, or found by (part of) a code or a
-        player's name; without a status or time, the live rooms longest quiet first, then the
-        newest of the rest."""
-    async def admin_room(self, code: str) -> AdminRoom: ...
-    async def room_log(self, code: str, upto: int | None = None) -> RoomLog: ...
-    async def room_row(self, code: str) -> Any:
-        """The room's columns as stored (a 404 if there is none)."""
-    async def audit_log(self, code: str | None, limit: int) -> list[Any]:
-        """Audit lines (id, at, actor, action, room_code, version, detail), newest first."""
-    async def audit_look(self, code: str, actor: str, statuses: tuple[str, ...],
-                         detail: dict[str, Any]) -> None:
-        """A `read` audit line for an admin's look inside the room, if its status is one of
-        `statuses` (nothing for another room, or none at all)."""
-    async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str: ...
-    async def admin_note_zombie(self, code: str, seat: int, seen: int, move: Any, made: int,
-                                actor: str) -> None:
-        """The audit line of a default move the pipeline already committed."""
-    async def admin_roll_back(self, code: str, version: int, actor: str,
-                              rebuild: Rebuild) -> tuple[str, str]:
-        """Drop the moves after `version`, set the state `rebuild` makes; the room's code and
-        new status (every process is told to push the state even at an old version)."""
-    async def admin_abort(self, code: str, actor: str) -> str: ...
+
+class PresenceStore(Protocol):
+    """Who is here: seat sockets, votes and hand-overs, turn clocks, heartbeats and the
+    reaper (app/table's heartbeat and clocks)."""
+
+    # -- sockets, presence and votes ------------------------------------------------------------
+    def register(self, code: str, delta: int) -> None:
+        """This process counted (+1) or uncounted (-1) one of its sockets in the room."""
+    async def seat_connected(self, code: str, seat: int, player_id: str | None) -> SeatCounted: ...
+    async def seat_disconnected(self, code: str, seat: int, player_id: str | None,
+                                ledger: int) -> bool:
+        """Count one socket less unless a reaper already did; whether it was still counted."""
+    async def has_votes(self, code: str) -> bool: ...
+    async def vote(self, code: str, voter: Player, seat: int) -> str:
+        """Record a vote to hand an absent seat to a bot, handing it on a majority
+        (`app.store.orm.vote`); the room's code."""
+    async def reclaim(self, code: str, player: Player) -> str:
+        """A replaced player takes their seat back from the bot; the room's code."""
 
     # -- turn clocks ---------------------------------------------------------------------------
     async def running_clocks(self) -> list[Any]:
@@ -360,16 +366,42 @@ class Store(Protocol):
         """Hand over the absent seats whose votes are a majority now (`orm.recount`), under
         the room's row lock; whether any was (then every process is told)."""
 
-    # -- take-backs ----------------------------------------------------------------------------
-    async def take_back(self, code: str, player_id: str, undo_id: str,
-                        judge: Callable[[Any, list[Any], list[Any], str | None], Awaitable[U]]
-                        ) -> tuple[int, U | None]:
-        """Judge (`judge`, on the locked room, its seats, its move rows in version order and the
-        player's name; raises ApiError to refuse) and write a player's take-back of the room's
-        last move: the row deleted, the room one version back with the state and banks judged,
-        the audit line, committed with the `reset` notification; then what is held of the room
-        is forgotten. The version the room is at after, and the judgement (None: this undo id
-        of this player already went back, to that version)."""
+
+class AdminStore(Protocol):
+    """The admin's reads and actions, and the audit log (app/admin, app/ops)."""
+
+    # -- the admin's actions and the audit log ---------------------------------------------------
+    # Each action writes its audit line in its own transaction, with the room's notification.
+    async def admin_rooms(self, status: str | None, quiet_since: datetime | None,
+                          q: str | None) -> AdminRooms:
+        """Rooms by status, active ones quiet since a time, or found by (part of) a code or a
+        player's name; without a status or time, the live rooms longest quiet first, then the
+        newest of the rest."""
+    async def admin_room(self, code: str) -> AdminRoom: ...
+    async def room_log(self, code: str, upto: int | None = None) -> RoomLog: ...
+    async def room_row(self, code: str) -> Any:
+        """The room's columns as stored (a 404 if there is none)."""
+    async def audit_log(self, code: str | None, limit: int) -> list[Any]:
+        """Audit lines (id, at, actor, action, room_code, version, detail), newest first."""
+    async def audit_look(self, code: str, actor: str, statuses: tuple[str, ...],
+                         detail: dict[str, Any]) -> None:
+        """A `read` audit line for an admin's look inside the room, if its status is one of
+        `statuses` (nothing for another room, or none at all)."""
+    async def admin_hand_to_bot(self, code: str, seat_no: int, actor: str) -> str: ...
+    async def admin_note_zombie(self, code: str, seat: int, seen: int, move: Any, made: int,
+                                actor: str) -> None:
+        """The audit line of a default move the pipeline already committed."""
+    async def admin_roll_back(self, code: str, version: int, actor: str,
+                              rebuild: Rebuild) -> tuple[str, str]:
+        """Drop the moves after `version`, set the state `rebuild` makes; the room's code and
+        new status (every process is told to push the state even at an old version)."""
+    async def admin_abort(self, code: str, actor: str) -> str: ...
+
+
+class Store(StoreLife, PlayerStore, RoomStore, MoveStore, ChatStore, PresenceStore, AdminStore,
+            Protocol):
+    """All the doors at once: what a store implements and the Hall holds. A consumer is typed
+    against the narrow door it uses (each at most 20 methods, tests/test_layout.py)."""
 
 
 # -- a game's end: results and ratings (app/store/results.py; app/social/ends.py decides) ------
