@@ -11,14 +11,22 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Protocol
 
 from app.config import Settings
+from app.core.snapshot import Snapshot
 from app.guard.quotas import Quotas
 from app.notify.service import Notifications
 from app.ops.store import OpsReads
 from app.play.locks import RoomLocks
-from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.social.store import SocialStore
-from app.store.base import Store
+from app.store.base import (
+    AdminStore,
+    ChatStore,
+    MoveStore,
+    PlayerStore,
+    PresenceStore,
+    RoomStore,
+    Store,
+)
 from app.table.bot_caps import BotCaps
 from app.takeback.store import AskStore
 
@@ -39,7 +47,15 @@ class Waker(Protocol):
 
 class Context(Protocol):
     settings: Settings
-    store: Store
+    store: Store  # the whole store: the Hall's (start, stop, the hub); a service uses a door below
+    # The store's narrow doors (app/store/base.py), each the same store object: a service reaches
+    # for the one it uses, at the cost of one attribute lookup.
+    players: PlayerStore
+    rooms: RoomStore
+    moves: MoveStore
+    chat: ChatStore
+    presence: PresenceStore
+    audit: AdminStore
     origin: str
     sockets: RoomSockets
     locks: RoomLocks

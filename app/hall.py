@@ -13,13 +13,13 @@ import secrets
 
 from app.config import Settings
 from app.context import RoomRead
+from app.core.snapshot import Snapshot
 from app.guard.quotas import Quotas
 from app.notify.service import Notifications
 from app.ops.metrics import ROOMS_ERRORED
 from app.people.service import People
 from app.play.locks import RoomLocks
 from app.play.moves import error_text
-from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.social.ends import Ends
 from app.store.choice import open_notify_store, open_ops, open_people, open_social, open_store
@@ -42,6 +42,9 @@ class Hall:
         # Names this process in its own notifications, so that it does not relay them twice.
         self.origin = secrets.token_hex(4)
         self.store = open_store(settings, self.origin)
+        # The narrow doors services use (app.context.Context): the same store, typed by capability.
+        self.players = self.rooms = self.moves = self.store
+        self.chat = self.presence = self.audit = self.store
         self.ops = open_ops(self.store)
         self.store.game_end = Ends()  # results and ratings, in the move that ends a game
         self.social = open_social(self.store)

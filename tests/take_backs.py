@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.play.offers import may_take_back
+from app.core.offers import may_take_back
 from games import REGISTRY
 from games.protocol import match_rng
 

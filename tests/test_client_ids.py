@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 
+from app.core.client_ids import check_player_id
 from app.errors import ApiError
-from app.play.client_ids import check_player_id
 
 
 @pytest.mark.parametrize("move_id", [str(uuid.uuid4()), "move 1", "coup-é", "手", "a\u00a0b"])

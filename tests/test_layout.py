@@ -185,3 +185,30 @@ def test_every_protocol_is_a_narrow_door() -> None:
     wide = {f"{path.relative_to(APP.parent)}:{name}": size for path in APP.rglob("*.py")
             for name, size in protocol_sizes(path.read_text()).items() if size > 20}
     assert wide == {}
+
+
+# The packages above the store: services, routes and the capability packages. The store (and
+# app/core, the plain rules both sides share) imports none of them.
+_ABOVE_THE_STORE = ("app.table", "app.play", "app.api", "app.admin", "app.people", "app.notify",
+                    "app.social", "app.learn", "app.ops", "app.takeback")
+
+
+def upward_imports(graph: dict[str, set[str]], below: tuple[str, ...]) -> list[str]:
+    """The imports from a module in `below` (a package and its modules) up into one above."""
+    def within(module: str, packages: tuple[str, ...]) -> bool:
+        return any(module == p or module.startswith(p + ".") for p in packages)
+    return sorted(f"{name} -> {target}" for name, targets in graph.items() if within(name, below)
+                  for target in targets if within(target, _ABOVE_THE_STORE))
+
+
+def test_the_direction_check_can_fail() -> None:
+    graph = {"app.store.orm": {"app.table.rooms", "app.core.rooms"}, "app.table.rooms": set(),
+             "app.core.rooms": set(), "app.tablet": set()}
+    assert upward_imports(graph, ("app.store",)) == ["app.store.orm -> app.table.rooms"]
+    assert upward_imports({"app.storey": {"app.table"}}, ("app.store",)) == []
+
+
+def test_the_store_imports_nothing_above_it() -> None:
+    """One direction: app/store and app/core import nothing from the services, the routes or the
+    capability packages; what the store needs of the table's rules lives in app/core."""
+    assert upward_imports(import_graph(), ("app.store", "app.core")) == []

@@ -1,10 +1,10 @@
-"""Clock arithmetic (app/table/seat_clocks.py): per-move deadlines and Fischer banks."""
+"""Clock arithmetic (app/core/seat_clocks.py): per-move deadlines and Fischer banks."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from app.table.seat_clocks import (
+from app.core.seat_clocks import (
     earliest_deadline,
     seat_deadlines,
     settle_banks,

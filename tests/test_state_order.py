@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.play.snapshot import Snapshot
+from app.core.snapshot import Snapshot
 from app.play.sockets import Client
 
 

@@ -12,11 +12,11 @@ from starlette.concurrency import run_in_threadpool
 from app.admin.replays import replay_payload, state_at
 from app.config import get_settings
 from app.context import Context
+from app.core import rooms
+from app.core.client_ids import platform_id
 from app.errors import ApiError
-from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store.models import Room, utcnow
-from app.table import rooms
 from games import REGISTRY
 from games.protocol import replay
 
@@ -39,7 +39,7 @@ async def list_rooms(hall: Context, status: str | None, stalled_minutes: float |
     """
     quiet_since = (utcnow() - timedelta(minutes=stalled_minutes)
                    if stalled_minutes is not None else None)
-    read = await hall.store.admin_rooms(status, quiet_since, q)
+    read = await hall.audit.admin_rooms(status, quiet_since, q)
     return [{"code": r.code, "game": r.game, "status": r.status, "version": r.version,
              "last_move_at": r.last_move_at, "updated_at": r.updated_at,
              "created_at": r.created_at, "has_error": r.error is not None,
@@ -48,7 +48,7 @@ async def list_rooms(hall: Context, status: str | None, stalled_minutes: float |
 
 
 async def inspect_room(hall: Context, code: str) -> dict[str, Any]:
-    read = await hall.store.admin_room(code)
+    read = await hall.audit.admin_room(code)
     room, game = read.room, REGISTRY[read.room.game]
     return {
         "room": read.payload,
@@ -70,7 +70,7 @@ async def inspect_room(hall: Context, code: str) -> dict[str, Any]:
 
 async def state_at_version(hall: Context, code: str, version: int) -> dict[str, Any]:
     """The full state the room had at `version`, rebuilt from the log: a rollback's preview."""
-    read = await hall.store.room_log(code, upto=version)
+    read = await hall.audit.room_log(code, upto=version)
     room = read.room
     if room.state is None or not 0 <= version <= room.version:
         raise ApiError(422, "bad_version", f"Pick a version between 0 and {room.version}.")
@@ -88,25 +88,25 @@ async def state_at_version(hall: Context, code: str, version: int) -> dict[str, 
 
 async def replay_any(hall: Context, code: str, seat: int | None) -> dict[str, Any]:
     """Any room that has started, at every version, from any seat: the whole log unredacted."""
-    return await replay_payload(await hall.store.replay_source(code), seat, whole_log=True)
+    return await replay_payload(await hall.moves.replay_source(code), seat, whole_log=True)
 
 
 async def audit_log(hall: Context, room: str | None, limit: int) -> list[dict[str, Any]]:
     """Admin actions, newest first (of one room when `room` is given)."""
-    lines = await hall.store.audit_log(rooms.normalize_code(room) if room else None, limit)
+    lines = await hall.audit.audit_log(rooms.normalize_code(room) if room else None, limit)
     return [{"id": a.id, "at": a.at, "actor": a.actor, "action": a.action,
              "room": a.room_code, "version": a.version, "detail": a.detail} for a in lines]
 
 
 async def replace_with_bot(hall: Context, code: str, seat_no: int, actor: str) -> None:
-    code = await hall.store.admin_hand_to_bot(code, seat_no, actor)
+    code = await hall.audit.admin_hand_to_bot(code, seat_no, actor)
     await hall.after_room_change(code)
     hall.bots.wake(code)
 
 
 async def force_zombie_move(hall: Context, code: str, seat: int,
                             actor: str) -> dict[str, Any]:
-    room = await hall.store.room_row(code)
+    room = await hall.audit.room_row(code)
     if seat not in _to_act(room):
         raise ApiError(409, "not_your_turn", f"Seat {seat} is not to act.")
     room_code, seen = room.code, room.version
@@ -119,7 +119,7 @@ async def force_zombie_move(hall: Context, code: str, seat: int,
     # the pipeline writes in its own transaction, the audit line right after it commits
     version = await submit_move(hall, room_code, Mover(seat=seat),
                                 platform_id("admin", seen, seat), seen, move)
-    await hall.store.admin_note_zombie(room_code, seat, seen, move, version, actor)
+    await hall.audit.admin_note_zombie(room_code, seat, seen, move, version, actor)
     await hall.after_room_change(room_code, state=False, forget=False)
     return {"version": version, "move": move}
 
@@ -135,12 +135,12 @@ def _rebuild(room: Room, players: int, kept: list[Any]) -> tuple[Any, bool]:
 async def roll_back(hall: Context, code: str, version: int, actor: str) -> dict[str, Any]:
     """Replay the log from the seed up to `version`, drop what came after, and resume."""
     async with hall.locks.get(rooms.normalize_code(code)):
-        code, status = await hall.store.admin_roll_back(code, version, actor, _rebuild)
+        code, status = await hall.audit.admin_roll_back(code, version, actor, _rebuild)
     await hall.after_room_change(code, force_state=True)
     hall.bots.wake(code)
     return {"version": version, "status": status}
 
 
 async def abort(hall: Context, code: str, actor: str) -> None:
-    code = await hall.store.admin_abort(code, actor)
+    code = await hall.audit.admin_abort(code, actor)
     await hall.after_room_change(code)

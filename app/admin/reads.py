@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.context import Context
-from app.table.rooms import normalize_code
+from app.core.rooms import normalize_code
 
 LIVE = ("active", "errored")
 
 
 async def audit_read(hall: Context, code: str, actor: str, what: str, **detail: Any) -> None:
     """Write a `read` line for a live room (nothing for another room, or none at all)."""
-    await hall.store.audit_look(normalize_code(code), actor, LIVE, {"what": what, **detail})
+    await hall.audit.audit_look(normalize_code(code), actor, LIVE, {"what": what, **detail})

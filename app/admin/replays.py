@@ -98,7 +98,7 @@ async def replay_payload(read: ReplayRead, seat: int | None, whole_log: bool) ->
 
 async def public_replay(hall: Context, code: str, seat: int | None) -> dict[str, Any]:
     """Anyone may replay a finished game, from any seat; before the end nothing is shown."""
-    read = await hall.store.replay_source(code)
+    read = await hall.moves.replay_source(code)
     if read.room.status != "finished":
         raise ApiError(409, "not_finished", "A replay opens once the game is over.")
     return await replay_payload(read, seat, whole_log=False)

@@ -56,7 +56,7 @@ class _Caller(_Bearer):
     async def __call__(self, request: Request) -> Player | None:
         hall = hall_of(request)
         token, ttl = bearer(request.headers.get("authorization")), hall.settings.token_ttl
-        player = await hall.store.player_by_token(token, ttl, self.fresh)
+        player = await hall.players.player_by_token(token, ttl, self.fresh)
         if player is None and self.required:
             raise ApiError(401, "no_token", "Create a player first and send its token as "
                            "'Authorization: Bearer <token>'.")

@@ -18,14 +18,15 @@ from app.api.deps import (
     client_host,
     hall_of,
 )
+from app.core import rooms
+from app.core.pace import LIVE
 from app.guard.auth import hash_token, new_token, token_times
 from app.guard.names import clean_name
 from app.people import devices
 from app.people.labels import device_label
 from app.store.models import Player, utcnow
-from app.table import lobby, rooms
+from app.table import lobby
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
-from app.table.pace import LIVE
 from app.table.rules_help import rules_of
 from bots.levels import DEFAULT_LEVEL
 from games import REGISTRY
@@ -48,12 +49,12 @@ class NewRoom(BaseModel):
     # Seconds per move; None (the default) plays without a clock. See TURN_CLOCK_PRESETS.
     turn_clock: int | None = Field(None, ge=MIN_TURN_CLOCK, le=MAX_TURN_CLOCK)
     # Fischer clock: with an increment, turn_clock is each seat's starting bank and every move
-    # a seat makes adds this many seconds to it (app/table/seat_clocks.py).
+    # a seat makes adds this many seconds to it (app/core/seat_clocks.py).
     clock_increment: int | None = Field(None, ge=0, le=MAX_CLOCK_INCREMENT)
     # The level of the bot that stands in for a player who leaves or is voted out (a platform
     # option, not the game's: bots.LEVELS); None: the server's BOT_LEVEL.
     standin_level: str | None = None
-    # "live" (the default) or "turn-based": a game over days (app/table/pace.py); a turn-based
+    # "live" (the default) or "turn-based": a game over days (app/core/pace.py); a turn-based
     # room needs a turn_clock of an hour to a week.
     pace: str = LIVE
 
@@ -90,7 +91,7 @@ async def create_player(body: NewPlayer, request: Request) -> dict[str, str | No
     player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
                     token_hash=hash_token(token), created_at=now, token_renewed_at=now,
                     device_label=device_label(request.headers.get("user-agent")))
-    await hall.store.add_player(player)
+    await hall.players.add_player(player)
     return {"id": player.id, "name": player.name, "token": token,
             **token_times(player, hall.settings.token_ttl)}
 
@@ -130,7 +131,7 @@ async def create_room(body: NewRoom, player: CurrentPlayer, request: Request) ->
     hall.quotas.spend("rooms", where, player.id)
     if body.standin_level is not None or body.turn_clock is not None:
         await hall.bot_caps.check(player.id, where)
-    return await hall.store.add_room(player, body.game, body.options, body.seats, body.private,
+    return await hall.rooms.add_room(player, body.game, body.options, body.seats, body.private,
                                      body.turn_clock, body.clock_increment, body.standin_level,
                                      body.pace)
 

@@ -17,6 +17,7 @@ from starlette.datastructures import QueryParams
 
 from app.api.deps import hall_of
 from app.context import Context
+from app.core.rooms import normalize_code
 from app.errors import ApiError
 from app.guard.auth import check_found, hash_token
 from app.guard.idle import QuietWatch
@@ -26,7 +27,6 @@ from app.play.sockets import Client, error_frame
 from app.play.undo import on_undo_frame
 from app.recent import keep
 from app.table import chat, presence
-from app.table.rooms import normalize_code
 from app.takeback import service as takeback
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ async def _admit(hall: Context, ws: WebSocket, code: str, token: str | None) -> 
     """The room, the token's player and their seat in one Core query: every socket opens here,
     and three ORM reads were three round trips and an ORM session each time."""
     raw, code = code, normalize_code(code)
-    found = await hall.store.admit(code, hash_token(token) if token else None,
+    found = await hall.rooms.admit(code, hash_token(token) if token else None,
                                    hall.settings.token_ttl)
     if found is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {raw!r}.")

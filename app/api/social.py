@@ -7,9 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query, Response
 
 from app.api.deps import AdminDep, CurrentPlayer, HallDep
+from app.core import rooms
 from app.errors import ApiError
 from app.social import friends, profiles, series
-from app.table import lobby, rooms
+from app.table import lobby
 
 router = APIRouter(prefix="/api")
 
@@ -60,7 +61,7 @@ async def invite(player: CurrentPlayer, hall: HallDep,
     if not isinstance(friend_id, str) or not isinstance(code, str):
         raise ApiError(422, "bad_body", "Send the friend's 'id' and the room's 'code'.")
     code = rooms.normalize_code(code)
-    message = await hall.store.room_message(code)
+    message = await hall.rooms.room_message(code)
     await friends.invite(hall.social, player.id, friend_id, code,
                          None if message is None else message["room"])
     await hall.notify.invite(friend_id, code)  # also on their channels (mail, webhook), if set

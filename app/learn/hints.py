@@ -13,10 +13,10 @@ import asyncio
 from random import Random
 from typing import Any, Protocol
 
+from app.core.rooms import normalize_code
 from app.errors import ApiError
 from app.store.base import Store
 from app.table.bots import seed_of
-from app.table.rooms import normalize_code
 from bots.engine import determinise, one_ply_values
 from bots.evals import DEFAULT, evaluation_for
 from games import REGISTRY

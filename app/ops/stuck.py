@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.context import Context
+from app.core.seat_clocks import seat_deadlines
 from app.store.models import as_utc, utcnow
-from app.table.seat_clocks import seat_deadlines
 from games import REGISTRY
 
 BOT_STUCK_SECONDS = 120.0
@@ -26,9 +26,9 @@ CLOCK_OVERDUE_SECONDS = 120.0
 async def stuck_rooms(hall: Context) -> list[dict[str, Any]]:
     """Errored and stuck rooms, the longest stuck first."""
     now = utcnow()
-    errored = await hall.store.admin_rooms("errored", None, None)
+    errored = await hall.audit.admin_rooms("errored", None, None)
     quiet = min(BOT_STUCK_SECONDS, CLOCK_OVERDUE_SECONDS, hall.settings.stuck_minutes * 60)
-    active = await hall.store.admin_rooms(None, now - timedelta(seconds=quiet), None)
+    active = await hall.audit.admin_rooms(None, now - timedelta(seconds=quiet), None)
     found = [_row(room, errored.players[room.code], "errored", None, as_utc(room.updated_at),
                   "A rule module raised: the room is paused until you roll back, resume or "
                   "abort (its traceback is on the room's page).")

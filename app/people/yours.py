@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from app.core.rooms import room_deadlines
 from app.people.service import People
 from app.store.models import Player, Room, as_utc
-from app.table.rooms import room_deadlines
 from games import REGISTRY
 
 _GROUP = {"your_turn": 0, "waiting": 1, "lobby": 2, "finished": 3}

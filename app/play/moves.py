@@ -3,7 +3,7 @@ write, the acknowledgement and the fan-out.
 
 A move is committed before anyone hears of it: take the room's lock (one writer per room in
 this process), judge it (status, seat, turn, staleness, then the rules and the clocks), write
-the state and the move row through the store (`hall.store.commit_move`, with the notification
+the state and the move row through the store (`hall.moves.commit_move`, with the notification
 for the other processes), then push the new state to this process's sockets and acknowledge
 the mover. A retried client id answers with the first result. Bots and the turn clock submit
 through the same `submit_move`.
@@ -19,23 +19,23 @@ from random import Random
 from typing import Any
 
 from app.context import Context
-from app.errors import ApiError
-from app.notify.policy import Notice, move_notices
-from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_COMMITTED, MOVES_REFUSED
-from app.play.client_ids import check_player_id
-from app.play.offers import may_take_back, remember
-from app.play.snapshot import Snapshot
-from app.play.sockets import Client, error_frame
-from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
-from app.store.models import as_utc, utcnow
-from app.table.pace import turn_based
-from app.table.seat_clocks import (
+from app.core.client_ids import check_player_id
+from app.core.offers import may_take_back, remember
+from app.core.pace import turn_based
+from app.core.seat_clocks import (
     CLOCK_ID_PREFIX,
     LATE_GRACE_SECONDS,
     seat_deadlines,
     settle_banks,
     wire_deadlines,
 )
+from app.core.snapshot import Snapshot
+from app.errors import ApiError
+from app.notify.policy import Notice, move_notices
+from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_COMMITTED, MOVES_REFUSED
+from app.play.sockets import Client, error_frame
+from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
+from app.store.models import as_utc, utcnow
 from games import REGISTRY, IllegalMove
 from games.protocol import is_legal, match_rng
 
@@ -118,13 +118,13 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
 
     async with hall.locks.get(code):
         try:  # the one write: durable before anyone hears of it
-            version, j = await hall.store.commit_move(code, mover.seat, mover.player_id,
+            version, j = await hall.moves.commit_move(code, mover.seat, mover.player_id,
                                                       client_id, move, judge)
         except AlreadyApplied as done:
             return done.version
         except DuplicateMove:
             # The same client id raced itself past the refusal check: answer the first result.
-            version = await hall.store.earlier_move(code, client_id, mover.seat,
+            version = await hall.moves.earlier_move(code, client_id, mover.seat,
                                                     mover.player_id)
             if version is None:
                 raise ApiError(409, "conflict", "The room changed under this move; try again.")\
@@ -168,7 +168,7 @@ class Judged:
     step: int | None  # the version the simultaneous step it leaves the room in began at
     timed_out: int | None  # the seat whose clock made this move (see Snapshot)
     bots_to_act: bool
-    undoable: bool  # the seat may take this move back (app.play.offers), if a player made it
+    undoable: bool  # the seat may take this move back (app.core.offers), if a player made it
     # What the move makes due (app.notify.policy), for the outbox; only turn-based rooms'.
     notices: tuple[Notice, ...] = ()
 

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket
 
-from app.play.snapshot import Snapshot, state_messages
+from app.core.snapshot import Snapshot, state_messages
 
 # A seated socket's greeting: its `chat_history` and `watchers` messages (app.table.chat).
 Greeting = tuple[dict[str, Any], dict[str, Any]]

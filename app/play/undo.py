@@ -3,7 +3,7 @@ store in one transaction (`Store.take_back`).
 
 A player takes back their own last step: the room's newest move row must be theirs (nobody
 moved since), made by them (not a bot, the clock or the admin), from the version they saw, and
-the platform's rule must hold for it (`app.play.offers.may_take_back`: no randomness drawn, the
+the platform's rule must hold for it (`app.core.offers.may_take_back`: no randomness drawn, the
 game's `undoable`, still their turn). The state before it is rebuilt from the seed and the log
 without it (`games.protocol.replay`, as the admin's rollback does), the move row is deleted,
 the room goes back one version, and a `take_back` line joins the room's audit log ("Alice took
@@ -21,12 +21,12 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from app.context import Context
+from app.core import rooms
+from app.core.client_ids import PLATFORM_PREFIX, check_player_id
+from app.core.offers import may_take_back, remember
 from app.errors import ApiError
-from app.play.client_ids import PLATFORM_PREFIX, check_player_id
-from app.play.offers import may_take_back, remember
 from app.play.sockets import Client, error_frame
 from app.store.models import MoveRow, Room
-from app.table import rooms
 from games import REGISTRY, Game
 from games.protocol import State, match_rng, replay
 
@@ -168,7 +168,7 @@ async def take_back(hall: Context, code: str, player_id: str, undo_id: str,
     """Take back the player's last move in room `code`; the version the room is at after."""
     code = rooms.normalize_code(code)
     async with hall.locks.get(code):
-        made, undone = await hall.store.take_back(code, player_id, undo_id,
+        made, undone = await hall.moves.take_back(code, player_id, undo_id,
                                                   _judge(player_id, undo_id, seen_version))
         if undone is None:  # this undo id already took a move back
             return made

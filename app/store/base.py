@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from app.play.snapshot import Snapshot
+from app.core.snapshot import Snapshot
 from app.store.hub import Hub
 from app.store.models import Player
 
@@ -43,7 +43,7 @@ class RoomView(Protocol):
     clock_increment: int | None
     clock_banks: dict[str, float] | None
     last_move_at: datetime | None
-    pace: str | None  # app.table.pace (None: a room older than the choice, live)
+    pace: str | None  # app.core.pace (None: a room older than the choice, live)
 
 
 class Written(Protocol):
@@ -98,7 +98,7 @@ class ChatRead:
     watchers: list[str | None]
 
 
-# A seat action of `app.table.rooms` (`*_seats`): changes the room and its seats in place.
+# A seat action of `app.core.rooms` (`*_seats`): changes the room and its seats in place.
 SeatAction = Callable[..., None]
 
 # Whether a player may say a line in a room, given the room, the player and their seat (None:
@@ -222,7 +222,7 @@ class RoomStore(Protocol):
                        clock_increment: int | None,
                        standin: str | None = None, pace: str = "live") -> dict[str, Any]:
         """Store a new room; its wire `room` object. `standin`: the level of the bots that stand
-        in for its players (None: the server's BOT_LEVEL); `pace`: `app.table.pace`."""
+        in for its players (None: the server's BOT_LEVEL); `pace`: `app.core.pace`."""
     async def change_seats(self, code: str, action: SeatAction,
                            *args: Any) -> tuple[dict[str, Any], Snapshot] | None:
         """Run a seat action on the room as committed, commit it and tell every process; the
@@ -254,7 +254,7 @@ class RoomStore(Protocol):
     async def open_rooms(self) -> list[dict[str, Any]]:
         """The newest public rooms in the lobby, as wire `room` objects."""
     async def leave_room(self, code: str, player: Player) -> str:
-        """The player leaves their seat (`app.table.rooms.leave_seats`); the room's code. Like every
+        """The player leaves their seat (`app.core.rooms.leave_seats`); the room's code. Like every
         change below: under the room's row lock, committed with the room's notification."""
     async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
         """The room that follows this one, made now unless it already was: the old room's code,

@@ -77,7 +77,7 @@ async def transaction(session: AsyncSession) -> AsyncIterator[None]:
 async def uncount(session: AsyncSession, code: str, seat: int, player_id: str | None,
                   sockets: int) -> None:
     """Take `sockets` back from the seat's count (a socket closed, or a dead process's); the
-    last one gone starts the absence grace period (app.table.absence)."""
+    last one gone starts the absence grace period (app.core.absence)."""
     left = Seat.connections - sockets
     await session.execute(update(Seat).where(
         Seat.room_code == code, Seat.seat == seat, Seat.player_id == player_id).values(

@@ -203,7 +203,7 @@ class MoveRow(Base):
     move: Mapped[dict[str, Any]] = mapped_column(JsonType)
     events: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # Who made it, as the seat was held then ({"name", "bot", "via"}: app/play/movelog.py);
+    # Who made it, as the seat was held then ({"name", "bot", "via"}: app/core/movelog.py);
     # None on moves older than migration 0011.
     by: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
 

@@ -2,7 +2,7 @@
 for the store paths written once in SQLAlchemy (`app.store.shared`, `app.store.sqlite`).
 
 Each function runs inside the caller's transaction. The rules they apply (who may join, leave,
-vote, take a seat back) are the table's (`app.table.rooms`, `app.table.absence`), written on
+vote, take a seat back) are the table's (`app.core.rooms`, `app.core.absence`), written on
 plain attributes, so that Postgres's fast path applies the very same rules to its own rows.
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core import absence, rooms
+from app.core.seat_clocks import CLOCK_ID_PREFIX
+from app.core.tablelog import TOLD
 from app.errors import ApiError
 from app.store.models import AdminAction, Handover, MoveRow, Player, Room, Seat, SeatVote, utcnow
-from app.table import absence, rooms
-from app.table.seat_clocks import CLOCK_ID_PREFIX
-from app.table.tablelog import TOLD
 from games.protocol import State
 
 # -- rooms and seats ---------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from app.core.movelog import by_name
 from app.errors import ApiError
-from app.play.movelog import by_name
 from app.store import orm, snapshots
 from app.store.base import (
     AdminRoom,
@@ -385,7 +385,7 @@ def _last_activity() -> ColumnElement[Any]:
 def _audit(session: AsyncSession, actor: str, action: str, code: str, version: int | None,
            **detail: Any) -> None:
     """One audit line in the action's own transaction, so that it commits with the action.
-    `text` in `detail`: the sentence the players' log shows (`app.table.tablelog`)."""
+    `text` in `detail`: the sentence the players' log shows (`app.core.tablelog`)."""
     session.add(AdminAction(actor=actor, action=action, room_code=code, version=version,
                             detail=detail))
 

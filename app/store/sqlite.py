@@ -18,9 +18,11 @@ from sqlalchemy import Select, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.movelog import recorded_by
+from app.core.rooms import room_deadlines
+from app.core.seat_clocks import CLOCK_ID_PREFIX
+from app.core.snapshot import Snapshot
 from app.errors import ApiError
-from app.play.movelog import recorded_by
-from app.play.snapshot import Snapshot
 from app.store import orm
 from app.store.base import (
     CHAT_HISTORY,
@@ -50,8 +52,6 @@ from app.store.outbox import write_notices
 from app.store.results import rate_on_sqlite
 from app.store.shared import SharedPaths
 from app.store.tokens import insert_player, player_for_token
-from app.table.rooms import room_deadlines
-from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 ROOMS, SEATS, MOVES = Room.__table__, Seat.__table__, MoveRow.__table__
 PLAYERS, LINES, DEVICES = Player.__table__, ChatMessage.__table__, Device.__table__

@@ -28,9 +28,9 @@ from typing import Any
 import bots as engine
 from app.config import Settings
 from app.context import Context
+from app.core.client_ids import platform_id
 from app.errors import ApiError
 from app.ops.metrics import BOT_DECISION_SECONDS, BOT_DECISIONS, BOT_POOL_WAIT_SECONDS
-from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.table.bot_share import FairSlots
 from app.table.bot_worker import start_worker, think, warm
@@ -205,7 +205,7 @@ class BotDriver:
                 return
 
     async def _move_once(self, code: str) -> bool:
-        view = await self._hall.store.bot_view(code)
+        view = await self._hall.moves.bot_view(code)
         if view is None:
             return False
         room, bots = view

@@ -17,12 +17,12 @@ from typing import Any
 import orjson
 
 from app.context import Context
+from app.core.rooms import normalize_code
 from app.errors import ApiError
 from app.guard.names import invisible
 from app.play.sockets import Client, Greeting
 from app.store.base import ChatRead
 from app.store.models import Player
-from app.table.rooms import normalize_code
 
 MAX_CHAT_CHARS = 300
 CHAT_PER_SECOND = 0.5  # a line every 2 s sustained, after a burst
@@ -60,7 +60,7 @@ async def say(hall: Context, client: Client, raw_text: Any) -> dict[str, Any]:
     text = clean_text(raw_text)
     if client.player_id is None:
         raise ApiError(403, "chat_needs_name", "Pick a name to chat.")
-    line = line_json(await hall.store.say(client.room, client.player_id, text, may_say))
+    line = line_json(await hall.chat.say(client.room, client.player_id, text, may_say))
     broadcast(hall, client.room, {"type": "chat", "message": line})
     return line
 
@@ -74,21 +74,21 @@ def broadcast(hall: Context, code: str, message: dict[str, Any]) -> None:
 
 async def history(hall: Context, code: str) -> list[dict[str, Any]]:
     """The room's last lines, oldest first."""
-    return [line_json(row) for row in await hall.store.chat_history(code)]
+    return [line_json(row) for row in await hall.chat.chat_history(code)]
 
 
 async def history_of(hall: Context, code: str) -> list[dict[str, Any]]:
     """`history` of a room named as people type its code (a 404 if there is none)."""
-    if await hall.store.admit(normalize_code(code), None) is None:
+    if await hall.rooms.admit(normalize_code(code), None) is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
     return await history(hall, normalize_code(code))
 
 
 async def mute(hall: Context, code: str, host: Player, muted: bool) -> dict[str, Any]:
     """The host mutes (or unmutes) spectators' chat; players can always talk."""
-    code = await hall.store.set_spectators_muted(code, host, muted)
+    code = await hall.rooms.set_spectators_muted(code, host, muted)
     await hall.after_room_change(code)
-    message = await hall.store.room_message(code)
+    message = await hall.rooms.room_message(code)
     if message is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
     return message["room"]
@@ -98,7 +98,7 @@ async def relay(hall: Context, code: str, line_id: str) -> None:
     """Another process stored a line: read it back and send it to this process's sockets."""
     if not line_id.isdigit():
         return
-    row = await hall.store.chat_line(int(line_id))
+    row = await hall.chat.chat_line(int(line_id))
     if row is not None and row.room_code == code:
         broadcast(hall, code, {"type": "chat", "message": line_json(row)})
 
@@ -110,12 +110,12 @@ async def watch(hall: Context, client: Client, delta: int) -> None:
     """A spectator connection opened (+1) or closed (-1): record it for every process, and
     tell everyone in the room who is watching now."""
     if delta > 0:
-        _watch_rows[client] = await hall.store.watch(client.room, client.player_id)
+        _watch_rows[client] = await hall.chat.watch(client.room, client.player_id)
     else:
         row_id = _watch_rows.pop(client, None)
         if row_id is not None:
             hall.register(client.room, -1)  # before the row goes: see Hall.register
-        await hall.store.unwatch(client.room, row_id)
+        await hall.chat.unwatch(client.room, row_id)
     if delta > 0:
         hall.register(client.room, +1)
     await tell_watchers(hall, client.room)
@@ -130,7 +130,7 @@ async def tell_watchers(hall: Context, code: str) -> None:
 
 async def _watcher_names(hall: Context, code: str) -> list[str | None]:
     """The name (None: a visitor) of every spectator connection of the room."""
-    return await hall.store.watcher_names(code)
+    return await hall.chat.watcher_names(code)
 
 
 def watchers_message(names: list[str | None]) -> dict[str, Any]:
@@ -142,7 +142,7 @@ async def seat_greeting(hall: Context, code: str) -> Greeting:
     """A seated socket's `chat_history` and `watchers` messages (a spectator's greeting counts
     itself first, see `watch`): one statement on Postgres, since every player's socket reads
     both when it opens."""
-    return greeting_of(await hall.store.chat_greeting(code))
+    return greeting_of(await hall.chat.chat_greeting(code))
 
 
 def greeting_of(read: ChatRead) -> Greeting:

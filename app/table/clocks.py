@@ -2,7 +2,7 @@
 pipeline.
 
 The deadlines are derived from the database (rooms.last_move_at plus rooms.turn_clock, or plus
-each seat's Fischer bank: app.table.seat_clocks), so they survive a restart. Every process watches;
+each seat's Fischer bank: app.core.seat_clocks), so they survive a restart. Every process watches;
 the move's platform id `~clock:<version>:<seat>` plus the pipeline's version check and
 exactly-once keys let exactly one of them land it.
 
@@ -21,14 +21,14 @@ import logging
 from datetime import datetime
 
 from app.context import Context
+from app.core.absence import absent_from, standin_level, vote_opens
+from app.core.client_ids import platform_id
+from app.core.seat_clocks import LATE_GRACE_SECONDS, earliest_deadline, seat_deadlines
 from app.errors import ApiError
 from app.ops.metrics import CLOCK_TIMEOUTS
-from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store.models import Room, Seat, utcnow
-from app.table.absence import absent_from, standin_level, vote_opens
 from app.table.bots import BotThinker, seed_of
-from app.table.seat_clocks import LATE_GRACE_SECONDS, earliest_deadline, seat_deadlines
 from games import REGISTRY
 from games.protocol import Move
 
@@ -75,7 +75,7 @@ class TurnClocks:
         due = [code for code in due if code not in self._timing_out]
         if not due:
             return
-        for room, seats in await self._hall.store.clocked_rooms(due):
+        for room, seats in await self._hall.presence.clocked_rooms(due):
             try:  # one room whose rules raise must not hold up the other rooms' clocks
                 deadlines = seat_deadlines(room.turn_clock, room.clock_increment,
                                            room.clock_banks, room.last_move_at,
@@ -108,7 +108,7 @@ class TurnClocks:
         """The running clocks' rooms where some seat may have run out of time, and the paused
         ones (`_pause`). Read without their states: every tick would otherwise load every
         clocked game's whole state."""
-        clocks = await self._hall.store.running_clocks()
+        clocks = await self._hall.presence.running_clocks()
         return ([room.code for room in clocks
                  if (earliest := earliest_deadline(room.turn_clock, room.clock_increment,
                                                    room.clock_banks, room.last_move_at))
@@ -118,14 +118,14 @@ class TurnClocks:
     async def _pause(self, room: Room, now: datetime) -> None:
         """Nobody seated is at the table: stop the clock instead of playing stand-in moves for
         everyone (no deadline while `last_move_at` is NULL; `_resume` starts the turn over)."""
-        if await self._hall.store.pause_clock(room.code, room.version, room.last_move_at, now):
+        if await self._hall.presence.pause_clock(room.code, room.version, room.last_move_at, now):
             log.info("room %s: clock paused at version %d, nobody at the table", room.code,
                      room.version)
             await self._hall.after_room_change(room.code, force_state=True)
 
     async def _resume(self, codes: list[str], now: datetime) -> None:
         """A seated person is back in a paused room: its turn starts over, whole."""
-        for code in await self._hall.store.resume_clocks(codes, now):
+        for code in await self._hall.presence.resume_clocks(codes, now):
             log.info("room %s: clock resumed", code)
             await self._hall.after_room_change(code, force_state=True)
 
@@ -138,7 +138,7 @@ class TurnClocks:
             log.info("room %s: seat %d ran out of time at version %d", room.code, seat,
                      room.version)
             # the new deadline, and seats marked away, reach every process
-            await self._hall.store.tell_room(room.code)
+            await self._hall.presence.tell_room(room.code)
             await self._hall.after_room_change(room.code)
         except ApiError as exc:  # another process (or a last-second move) got there first
             log.debug("clock move in %s refused: %s", room.code, exc.code)

@@ -52,10 +52,10 @@ class RoomSweeper:
         if settings.abandoned_expiry_days > 0:
             quiet_before = now - timedelta(days=settings.abandoned_expiry_days)
         if lobby_before is not None or quiet_before is not None:
-            codes = await self._hall.store.close_idle_rooms(lobby_before, quiet_before, now)
+            codes = await self._hall.rooms.close_idle_rooms(lobby_before, quiet_before, now)
             for code in codes:
                 log.info("room %s closed: nobody used it within the expiry time", code)
                 await self._hall.after_room_change(code)
         if settings.room_retention_days > 0:
             cutoff = now - timedelta(days=settings.room_retention_days)
-            await self._hall.store.delete_closed_rooms(cutoff)
+            await self._hall.rooms.delete_closed_rooms(cutoff)

@@ -35,7 +35,7 @@ async def seat_connected(hall: Context, code: str, seat: int,
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
     and the socket's chat greeting when the store read it with the count."""
     mark = hall.sockets.ticket()
-    counted = await hall.store.seat_connected(code, seat, player_id)
+    counted = await hall.presence.seat_connected(code, seat, player_id)
     if counted.ledger is not None:  # this process's own tally grows once the count committed
         hall.register(code, 1)
     read = None
@@ -53,7 +53,7 @@ async def seat_disconnected(hall: Context, code: str, seat: int, player_id: str 
     if row is None:
         return
     hall.register(code, -1)  # ... and shrinks before the count is taken back
-    if await hall.store.seat_disconnected(code, seat, player_id, row):
+    if await hall.presence.seat_disconnected(code, seat, player_id, row):
         # a socket gone leaves the state as is, and nothing a held room keeps
         await hall.after_room_change(code, state=False, forget=False)
         await settle_votes(hall, code)
@@ -65,10 +65,10 @@ async def settle_votes(hall: Context, code: str, votes_known: bool = False) -> N
     row lock, so the seat is handed over once whichever processes count at the same moment.
     `votes_known`: the caller already saw votes on record."""
     try:
-        if not votes_known and not await hall.store.has_votes(code):
+        if not votes_known and not await hall.presence.has_votes(code):
             return  # the usual case: one cheap read
         async with hall.locks.get(code):
-            handed = await hall.store.recount_votes(code)
+            handed = await hall.presence.recount_votes(code)
     except Exception:
         log.exception("could not count the votes in room %s", code)
         return
@@ -86,26 +86,26 @@ class Heartbeat:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        await self._hall.store.beat()
+        await self._hall.presence.beat()
         self._task = asyncio.get_running_loop().create_task(self._watch())
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        await self._hall.store.stop_beating()
+        await self._hall.presence.stop_beating()
 
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(self._timeout / 4)
             try:
-                await self._hall.store.beat()
+                await self._hall.presence.beat()
                 await self.reap()
             except Exception:
                 log.exception("presence heartbeat failed")
 
     async def reap(self) -> None:
         """Give back the seats of processes whose heartbeat stopped, and drive their bots."""
-        reaped = await self._hall.store.reap(utcnow() - timedelta(seconds=self._timeout))
+        reaped = await self._hall.presence.reap(utcnow() - timedelta(seconds=self._timeout))
         if reaped.dead:
             log.warning("processes %s stopped beating; their bots in %d rooms driven here",
                         reaped.dead, len(reaped.orphans))

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.context import Context, RoomRead
+from app.core import rooms
+from app.core.movelog import log_entry
 from app.errors import ApiError
 from app.guard.auth import token_times
-from app.play.movelog import log_entry
 from app.store.models import Player, utcnow
-from app.table import rooms
 from games import REGISTRY
 
 
@@ -22,19 +22,19 @@ async def renew_token(hall: Context, player: Player) -> dict[str, str | None]:
     token was checked before)."""
     player.token_renewed_at = utcnow()  # the player was read outside any session
     assert player.device_id is not None  # a player read by token
-    await hall.store.renew_token(player.device_id, player.token_renewed_at)
+    await hall.players.renew_token(player.device_id, player.token_renewed_at)
     return {"id": player.id, "name": player.name, **token_times(player, hall.settings.token_ttl)}
 
 
 async def open_rooms(hall: Context) -> list[dict[str, Any]]:
     """Public rooms in the lobby that still have a free seat, newest first."""
-    return [r for r in await hall.store.open_rooms()
+    return [r for r in await hall.rooms.open_rooms()
             if any(s["player"] is None and s["bot"] is None for s in r["seats"])]
 
 
 async def room(hall: Context, code: str) -> dict[str, Any]:
     """The wire `room` object, as committed now."""
-    message = await hall.store.room_message(rooms.normalize_code(code))
+    message = await hall.rooms.room_message(rooms.normalize_code(code))
     if message is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
     return message["room"]
@@ -63,7 +63,7 @@ async def change_seats(hall: Context, code: str, action: Any, *args: Any) -> dic
     it overwrites the write's message, as it should."""
     async with hall.locks.get(code):
         mark = hall.sockets.ticket()
-        done = await hall.store.change_seats(code, action, *args)
+        done = await hall.rooms.change_seats(code, action, *args)
     if done is None:
         return await answer(hall, code)
     read = None
@@ -76,7 +76,7 @@ async def change_seats(hall: Context, code: str, action: Any, *args: Any) -> dic
 async def leave(hall: Context, code: str, player: Player) -> dict[str, Any]:
     """In the lobby the seat frees up; in a game a bot takes it over (and may be to move)."""
     async with hall.locks.get(rooms.normalize_code(code)):
-        code = await hall.store.leave_room(code, player)
+        code = await hall.rooms.leave_room(code, player)
     payload = await answer(hall, code)
     hall.bots.wake(code)
     return payload
@@ -85,7 +85,7 @@ async def leave(hall: Context, code: str, player: Player) -> dict[str, Any]:
 async def vote(hall: Context, code: str, voter: Player, seat: int) -> dict[str, Any]:
     """Vote to hand an absent player's seat to a bot; a majority of those present hands it."""
     async with hall.locks.get(rooms.normalize_code(code)):
-        code = await hall.store.vote(code, voter, seat)
+        code = await hall.presence.vote(code, voter, seat)
     payload = await answer(hall, code)
     hall.bots.wake(code)
     return payload
@@ -94,7 +94,7 @@ async def vote(hall: Context, code: str, voter: Player, seat: int) -> dict[str, 
 async def reclaim(hall: Context, code: str, player: Player) -> dict[str, Any]:
     """A replaced player takes their seat back from the bot."""
     async with hall.locks.get(rooms.normalize_code(code)):
-        code = await hall.store.reclaim(code, player)
+        code = await hall.presence.reclaim(code, player)
     return await answer(hall, code)
 
 
@@ -102,7 +102,7 @@ async def play_again(hall: Context, code: str, player: Player, where: str) -> di
     """A new room for the same game and options; the old room points everyone to it."""
     hall.quotas.spend("rooms", where, player.id)
     async with hall.locks.get(rooms.normalize_code(code)):
-        old, payload, made = await hall.store.rematch(code, player)
+        old, payload, made = await hall.rooms.rematch(code, player)
     if made:
         await hall.after_room_change(old)
     return payload
@@ -112,6 +112,6 @@ async def move_log(hall: Context, code: str, viewer: Player | None,
                    after: int) -> list[dict[str, Any]]:
     """The log as this caller may see it: redacted while playing, whole once finished; only
     the versions after `after`."""
-    read = await hall.store.move_log(code, viewer.id if viewer is not None else None, after)
+    read = await hall.moves.move_log(code, viewer.id if viewer is not None else None, after)
     full = read.room.status == "finished"
     return [log_entry(REGISTRY[read.room.game], row, read.seat, full) for row in read.rows]

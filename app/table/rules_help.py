@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.table.rooms import game_or_error
+from app.core.rooms import game_or_error
 
 SOURCES = (("HOW_TO_PLAY.md", "summary"), ("RULES.md", "rules"))
 

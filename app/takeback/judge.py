@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
+from app.core.client_ids import PLATFORM_PREFIX
 from app.errors import ApiError
-from app.play.client_ids import PLATFORM_PREFIX
 from games import Game
 from games.protocol import State, match_rng, replay
 

@@ -10,12 +10,12 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from app.context import Context
+from app.core import rooms
+from app.core.client_ids import check_player_id
+from app.core.offers import remember
 from app.errors import ApiError
-from app.play.client_ids import check_player_id
-from app.play.offers import remember
 from app.play.sockets import Client, error_frame
 from app.store.models import MoveRow, Room
-from app.table import rooms
 from app.takeback import judge as judging
 from app.takeback.store import Ask, AskStore, Outcome
 from games import REGISTRY
@@ -114,7 +114,7 @@ def _after_write(hall: Context, code: str, done: Outcome) -> None:
     the store holds of it is stale."""
     if done.went_back:
         remember(code, done.version, None)
-        hall.store.forget(code)
+        hall.rooms.forget(code)
 
 
 async def _tell(hall: Context, code: str, done: Outcome) -> None:

@@ -1,7 +1,7 @@
 """Where asked take-backs are kept: lines of the audit log (`admin_actions`), no table of their
 own. An ask is a `takeback_ask` line at the room's version, each answer a `takeback_answer`
 line at the same version naming the ask; the take-back itself is the `take_back` line the
-players' log shows (`app.table.tablelog`), written with the room going back, in one
+players' log shows (`app.core.tablelog`), written with the room going back, in one
 transaction under the room's row lock. A move lapses an ask: the room's version moves on.
 """
 
@@ -14,12 +14,12 @@ from typing import Any, Protocol
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core import rooms
 from app.errors import ApiError
 from app.store import orm
 from app.store.db import transaction
 from app.store.hub import Hub
 from app.store.models import AdminAction, MoveRow, Player, Room
-from app.table import rooms
 
 ASK, ANSWER, TAKE_BACK = "takeback_ask", "takeback_answer", "take_back"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from app.core.client_ids import platform_id
 from app.errors import ApiError
 from app.hall import Hall
-from app.play.client_ids import platform_id
 from app.play.moves import Mover, submit_move
 from app.store import orm, snapshots
 from app.store.models import Player, Room, Seat

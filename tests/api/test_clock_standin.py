@@ -18,10 +18,10 @@ from sqlalchemy import select, update
 
 import bots
 from app.admin.replays import steps
+from app.core.seat_clocks import LATE_GRACE_SECONDS
 from app.hall import Hall
 from app.store.models import MoveRow, Room, Seat
 from app.table.bots import seed_of
-from app.table.seat_clocks import LATE_GRACE_SECONDS
 from games.protocol import match_rng
 from tests.api.test_bot_levels import bot_hall
 from tests.api.test_hardening_clocks import GAME, _clocked_room, _deadline_in

@@ -10,9 +10,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.core.snapshot import Snapshot, state_messages
 from app.errors import install_handlers
 from app.play.locks import Steps
-from app.play.snapshot import Snapshot, state_messages
 from games import REGISTRY
 from games.protocol import match_rng
 from tests.api.client import Api, Conn, play_to_end

@@ -15,13 +15,13 @@ from types import SimpleNamespace
 import pytest
 from sqlalchemy import func, select, update
 
+from app.core.client_ids import platform_id
+from app.core.seat_clocks import LATE_GRACE_SECONDS
 from app.errors import ApiError
 from app.hall import Hall
-from app.play.client_ids import platform_id
 from app.play.moves import Mover, _check_time, _clock, submit_move
 from app.store.models import MoveRow, Player, Room, utcnow
 from app.store.orm import create_room, join, start
-from app.table.seat_clocks import LATE_GRACE_SECONDS
 from games import REGISTRY
 
 GAME = REGISTRY["gem-pyramid"]

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.core import rooms
 from app.errors import ApiError
 from app.hall import Hall
 from app.store.models import Player, Seat, utcnow
 from app.store.postgres import seatwrite
-from app.table import rooms
 
 
 async def _players(hall: Hall, prefix: str, count: int) -> list[Player]:

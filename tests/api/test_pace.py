@@ -14,10 +14,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
+from app.core.seat_clocks import LATE_GRACE_SECONDS
 from app.hall import Hall
 from app.store.models import MoveRow, Player, Room, Seat, utcnow
 from app.store.orm import create_room, join, start
-from app.table.seat_clocks import LATE_GRACE_SECONDS
 from tests.api.client import Api
 from tests.server import Server
 

@@ -10,13 +10,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
+from app.core import rooms
+from app.core.seat_clocks import CLOCK_ID_PREFIX
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
 from app.store import orm
 from app.store.models import Player, Room, SeatVote, utcnow
 from app.store.postgres import roomread
-from app.table import rooms
-from app.table.seat_clocks import CLOCK_ID_PREFIX
 from games import REGISTRY
 from tests.api.inprocess import hall_on
 

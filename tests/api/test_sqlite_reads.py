@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from app.core import rooms
 from app.hall import Hall
 from app.store import orm
 from app.store.models import Player
-from app.table import rooms
 from tests.api.inprocess import hall_on
 
 

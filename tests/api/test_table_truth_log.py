@@ -177,7 +177,7 @@ def test_admin_lines_are_placed_after_the_move_they_followed() -> None:
     from datetime import UTC, datetime
     from types import SimpleNamespace
 
-    from app.table.tablelog import admin_log
+    from app.core.tablelog import admin_log
 
     at = datetime(2026, 11, 25, tzinfo=UTC)
 
@@ -200,9 +200,9 @@ def test_admin_lines_are_placed_after_the_move_they_followed() -> None:
 async def test_postgres_one_statement_room_read_tells_the_same_admin_story() -> None:
     """`roomread` (one statement) and the session path build the same `admin_log` and
     `closed_reason`, take-backs and lines without a sentence included."""
+    from app.core import rooms
     from app.store import orm
     from app.store.models import AdminAction, Player
-    from app.table import rooms
     from tests.api.inprocess import hall_on
     from tests.api.test_room_read import _both
 

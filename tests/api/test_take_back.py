@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.play.offers import may_take_back
+from app.core.offers import may_take_back
 from games import REGISTRY
 from games.protocol import match_rng
 from tests.api.client import Api, Conn

@@ -16,9 +16,9 @@ import orjson
 import pytest
 from pydantic import BaseModel
 
+from app.core.offers import may_take_back
 from app.errors import ApiError
 from app.play.moves import RuleError, _apply
-from app.play.offers import may_take_back
 from games import REGISTRY, Game, IllegalMove, Move, State
 from games.protocol import is_legal, match_rng, replay
 from tests.games.playout import Playout, as_json, option_sets, random_move, start, step
@@ -273,7 +273,7 @@ def _seen(game: Game, state: State, viewer: int | None) -> tuple[Any, Any]:
 
 
 def _check_take_back(game: Game, play: Playout, seat: int, move: Move, rebuild: bool) -> bool:
-    """The platform's take-back rule for one step (app.play.offers): a step that drew from
+    """The platform's take-back rule for one step (app.core.offers): a step that drew from
     the RNG or that the game calls not `undoable` (a reveal) is never offered; one that is
     offered leaves the seat to act, and taking it back (replaying the log without it, as the
     platform does) gives back the very state before it, so that every seat and the spectator

@@ -25,7 +25,8 @@ from typing import Any
 import asyncpg
 import orjson
 
-from app.play.movelog import mover_via
+from app.core.movelog import mover_via
+from app.core.seat_clocks import CLOCK_ID_PREFIX
 from app.recent import keep
 from app.store.base import GameEnd
 from app.store.hub import CHANNEL
@@ -34,7 +35,6 @@ from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
 from app.store.results import rate_on_postgres
 from app.store.snapshots import TAIL, catch_up, writes_state
-from app.table.seat_clocks import CLOCK_ID_PREFIX
 
 
 @dataclass(slots=True)
@@ -56,7 +56,7 @@ class CachedRoom:
     clock_banks: dict[str, float] | None
     last_move_at: datetime | None
     timed_out: int | None  # the seat whose clock made this version (see Snapshot)
-    pace: str | None = None  # app.table.pace
+    pace: str | None = None  # app.core.pace
     @classmethod
     def from_row(cls, code: str, row: asyncpg.Record,
                  seats: dict[int, tuple[str | None, str | None]]) -> CachedRoom:
@@ -82,7 +82,7 @@ FROM rooms r LEFT JOIN moves m ON m.room_code = r.code AND m.version = r.version
 WHERE r.code = $1"""
 
 # A move's `by` ({"name", "bot", "via"}), named in the statement that writes it from the seat as
-# it is held then, in the words of `app.play.movelog.by_name`. `{code}`, `{seat}`, `{via}`: the
+# it is held then, in the words of `app.core.movelog.by_name`. `{code}`, `{seat}`, `{via}`: the
 # statement's expressions for them.
 _BY = """(SELECT jsonb_build_object(
     'name', CASE WHEN s.bot IS NULL THEN coalesce(p.name, 'Seat ' || (s.seat + 1))
@@ -95,7 +95,7 @@ _BY = """(SELECT jsonb_build_object(
 # $1 code, $2 state (None: not written with this move, `snapshots`), $3 version, $4 status,
 # $5 now, $6 xmin seen, $7 player id (None: the platform acts for the seat), $8 seat, $9 client
 # id, $10 move, $11 events, $12 sockets this process registered in the room, $13 notification
-# payload, $14 clock banks, $15 the move's `via` (app.play.movelog.mover_via). A state left out
+# payload, $14 clock banks, $15 the move's `via` (app.core.movelog.mover_via). A state left out
 # stays at the version it was (`state_version`, kept if set); SET reads the row as it was.
 _WRITE = """
 WITH r AS (

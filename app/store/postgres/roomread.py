@@ -19,13 +19,13 @@ from typing import Any
 
 import asyncpg
 
+from app.core.absence import absence_fields
+from app.core.rooms import AWAY_AFTER, payload_from
+from app.core.seat_clocks import CLOCK_ID_PREFIX
+from app.core.tablelog import TOLD
 from app.store.postgres.connections import Connections
 from app.store.postgres.roomcache import CachedRoom
 from app.store.snapshots import TAIL, catch_up
-from app.table.absence import absence_fields
-from app.table.rooms import AWAY_AFTER, payload_from
-from app.table.seat_clocks import CLOCK_ID_PREFIX
-from app.table.tablelog import TOLD
 
 # $1 room code, $2 the turn clock's client id prefix, $3 AWAY_AFTER, $4 whether to read the
 # room as held in memory too (its state, seed, xmin, and the events and clock of its last move),

@@ -2,7 +2,7 @@
 
 Why: through an ORM session each of these cost about 3 ms of CPU for five round trips, and every
 new room makes a join and a start; a transaction holding the row lock still took five (BEGIN,
-the lock, the read, the write, COMMIT). The rules stay in `app.table.rooms` (`*_seats`), written
+the lock, the read, the write, COMMIT). The rules stay in `app.core.rooms` (`*_seats`), written
 against plain attributes: here the room and its seats are read in one statement into plain
 objects, the action runs on them, and only the columns it changed are written back, with the
 NOTIFY that tells the other processes, in ONE autocommitted statement that writes only if

@@ -18,8 +18,10 @@ from typing import Any
 
 import asyncpg
 
+from app.core import rooms
+from app.core.rooms import room_deadlines
+from app.core.snapshot import Snapshot
 from app.errors import ApiError
-from app.play.snapshot import Snapshot
 from app.store.base import (
     CHAT_HISTORY,
     AlreadyApplied,
@@ -38,8 +40,6 @@ from app.store.postgres.players import Tokens
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
 from app.store.tokens import first_device
-from app.table import rooms
-from app.table.rooms import room_deadlines
 
 # The player and their first device, in one statement (the device's key is checked at its end).
 _NEW_PLAYER = """

@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.config import get_settings
+from app.core.pace import turn_based
 from app.errors import ApiError
 from app.store.models import as_utc, utcnow
-from app.table.pace import turn_based
 
 
 def standin_level(room: Any) -> str:

@@ -14,12 +14,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.config import get_settings
+from app.core.absence import seat_handed, standin_level
+from app.core.pace import LIVE, check_pace, pace_of, turn_based
+from app.core.seat_clocks import seat_deadlines, starting_banks, wire_deadlines
+from app.core.tablelog import admin_log, closed_reason
 from app.errors import ApiError
 from app.store.models import Room, Seat, utcnow
-from app.table.absence import seat_handed, standin_level
-from app.table.pace import LIVE, check_pace, pace_of, turn_based
-from app.table.seat_clocks import seat_deadlines, starting_banks, wire_deadlines
-from app.table.tablelog import admin_log, closed_reason
 from bots.levels import DEFAULT_LEVEL, LEVELS
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import match_rng

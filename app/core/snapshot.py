@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.play.offers import offered_to
+from app.core.offers import offered_to
 from games import REGISTRY, Event, Game
 
 

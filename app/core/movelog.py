@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.play.client_ids import PLATFORM_PREFIX
+from app.core.client_ids import PLATFORM_PREFIX
 from games import Event, Game
 
-# The platform ids whose moves nobody at the table chose (see `app.play.client_ids`).
+# The platform ids whose moves nobody at the table chose (see `app.core.client_ids`).
 _VIA = {"clock": PLATFORM_PREFIX + "clock:", "admin": PLATFORM_PREFIX + "admin:"}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from app.play.client_ids import platform_id
+from app.core.client_ids import platform_id
 from app.store.models import as_utc
 
 CLOCK_ID_PREFIX = platform_id("clock", "")
