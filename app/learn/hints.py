@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from app.core.rooms import normalize_code
 from app.errors import ApiError
-from app.store.base import Store
+from app.store.base import MoveStore, RoomStore
 from app.table.bots import seed_of
 from bots.engine import determinise, one_ply_values
 from bots.evals import DEFAULT, evaluation_for
@@ -35,10 +35,11 @@ def only_bots_beside(room: dict[str, Any], seat: int) -> bool:
     return all(s["bot"] for s in room["seats"] if s["seat"] != seat)
 
 
-async def hint(store: Store, decider: Decider, code: str, player_id: str) -> dict[str, Any]:
+async def hint(rooms: RoomStore, moves: MoveStore, decider: Decider, code: str,
+               player_id: str) -> dict[str, Any]:
     """The normal bot's move for the player's seat now, its words and, where the game has an
     evaluation, why."""
-    message = await store.room_message(normalize_code(code))
+    message = await rooms.room_message(normalize_code(code))
     if message is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
     room = message["room"]
@@ -49,7 +50,7 @@ async def hint(store: Store, decider: Decider, code: str, player_id: str) -> dic
     if not only_bots_beside(room, seat):
         raise ApiError(403, "hint_not_offered", "Hints are offered only in a game against the "
                        "computer, where every other seat is a bot.")
-    read = await store.bot_view(room["code"])
+    read = await moves.bot_view(room["code"])
     if read is None:
         raise ApiError(404, "room_not_found", f"There is no room with the code {code!r}.")
     table = read[0]

@@ -81,4 +81,4 @@ async def room_hint(code: str, hall: HallDep, player: CurrentPlayer) -> dict[str
     """The move the normal bot would make for the caller's seat, in a game against the computer
     only (403 `hint_not_offered` at a table with another person)."""
     # The bot driver's pool and budget: a hint thinks exactly as a bot seat does.
-    return await hint(hall.store, hall.bots.thinker, code, player.id)  # type: ignore[attr-defined]
+    return await hint(hall.rooms, hall.moves, hall.bots.thinker, code, player.id)  # type: ignore[attr-defined]
