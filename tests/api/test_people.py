@@ -164,6 +164,18 @@ async def test_sign_out_everywhere_else(api: Api) -> None:
     assert len(await api.call("GET", "/api/players/me/devices", phones[0]["token"])) == 1
 
 
+async def test_each_device_renews_its_own_token(api: Api, served: tuple[Server, str]) -> None:
+    laptop = await _player(api, "Hal")
+    phone = await _link(api, laptop)
+    await _sql(served[1], "UPDATE devices SET renewed_at = :at WHERE player_id = :id",
+               at=utcnow() - timedelta(days=20), id=laptop["id"])
+    renewed = await api.call("POST", "/api/players/me/renew", phone["token"])
+    assert _when(renewed["expires_at"]) > utcnow() + timedelta(days=29)
+    kept = await api.call("GET", "/api/players/me", laptop["token"])
+    assert _when(kept["expires_at"]) < utcnow() + timedelta(days=11), \
+        "renewing the phone's token leaves the laptop's as it was"
+
+
 async def test_your_games_come_from_the_server_most_urgent_first(api: Api) -> None:
     me, other = await _player(api, "Di"), await _player(api, "Ed")
     lobby = await api.call("POST", "/api/rooms", me["token"], 201, json={"game": "gem-pyramid"})
