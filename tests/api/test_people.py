@@ -258,6 +258,16 @@ async def test_a_passkey_signs_a_new_device_in_as_its_player(api: Api) -> None:
     assert refused["error"]["code"] == "bad_passkey", "another site's answer is refused"
     assert len(await api.call("GET", "/api/players/me/devices", player["token"])) == 2
 
+    for junk in ({}, {"id": made["id"], "response": {"clientDataJSON": 5}}):
+        asked = await api.call("POST", "/api/players/passkeys/options")
+        refused = await api.call("POST", "/api/players/passkeys/sign-in", expect=401,
+                                 json={"challenge_id": asked["challenge_id"], "credential": junk})
+        assert refused["error"]["code"] in ("unknown_passkey", "bad_passkey")
+    asked = await api.call("POST", "/api/players/me/passkeys/options", player["token"])
+    refused = await api.call("POST", "/api/players/me/passkeys", player["token"], 400,
+                             json={"challenge_id": asked["challenge_id"], "credential": {}})
+    assert refused["error"]["code"] == "bad_passkey", "a malformed answer is a 400, not a 500"
+
 
 async def test_link_code_tries_are_rate_limited_per_address(api: Api) -> None:
     """Last in the module: it spends the address's tries."""
