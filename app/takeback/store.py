@@ -56,11 +56,10 @@ class Ask:
                 "status": self.status(room_version)}
 
 
-# The asker's judgement, run on the locked room, its seats and its move rows in order:
-# (seat, version to go back to, the move's text, the state there); raises ApiError to refuse.
-AskJudge = Callable[[Room, list[Any], list[MoveRow]], Awaitable[tuple[int, int, str, Any]]]
-# The state at a version, replayed from the kept moves: run when the last answer accepts.
-Rebuild = Callable[[Room, int, list[MoveRow]], Awaitable[Any]]
+# The judgement of an asker's take-back (the asker's player id), run on the locked room, its
+# seats and its move rows in order: (seat, version to go back to, the move's text, the state
+# there); raises ApiError to refuse. Run on the ask, and again on the last acceptance.
+AskJudge = Callable[[Room, list[Any], list[MoveRow], str], Awaitable[tuple[int, int, str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +84,9 @@ class AskStore(Protocol):
         only), take the moves back at once."""
 
     async def answer(self, code: str, player_id: str, answer_id: str, seen_version: int,
-                     accept: bool, rebuild: Rebuild) -> Outcome:
-        """Write a player's answer to the open ask; the last acceptance takes the moves back."""
+                     accept: bool, judge: AskJudge) -> Outcome:
+        """Write a player's answer to the open ask; the last acceptance, judged again, takes
+        the moves back."""
 
 
 class SqlAskStore:
@@ -117,7 +117,7 @@ class SqlAskStore:
                                f"back move {latest.move}: it is being answered.")
             seats = await orm.seats_of(session, room.code)
             rows = await _rows(session, room.code)
-            seat, back_to, what, before = await judge(room, seats, rows)
+            seat, back_to, what, before = await judge(room, seats, rows, player_id)
             name = await session.scalar(select(Player.name).where(Player.id == player_id))
             waiting = [s.seat for s in seats if s.seat != seat and s.player_id is not None
                        and s.bot is None]
@@ -135,7 +135,7 @@ class SqlAskStore:
             return Outcome(made, room.version, made.done)
 
     async def answer(self, code: str, player_id: str, answer_id: str, seen_version: int,
-                     accept: bool, rebuild: Rebuild) -> Outcome:
+                     accept: bool, judge: AskJudge) -> Outcome:
         async with self._sessions() as session, transaction(session):
             room = await orm.get_room(session, code, for_update=True)
             latest = await _latest(session, room.code)
@@ -160,8 +160,13 @@ class SqlAskStore:
             else:
                 latest.declined = seat
             if accept and set(latest.accepted) >= set(latest.waiting):
-                rows = await _rows(session, room.code)
-                before = await rebuild(room, len(seats), rows[:latest.move - 1])
+                # Judged again: the room may have been rolled back and moved on to the ask's
+                # version with other moves since (the version alone does not say).
+                _, back_to, _, before = await judge(room, seats, await _rows(session, room.code),
+                                                    latest.player)
+                if back_to != latest.move - 1:
+                    raise ApiError(409, "no_takeback", "The game changed since that ask: ask "
+                                   "again.")
                 await self._go_back(session, room, latest, before)
             await self._tell(session, room.code, latest.done)
             return Outcome(latest, room.version, latest.done)
