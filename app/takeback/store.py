@@ -41,6 +41,7 @@ class Ask:
     done: bool = False
     ask_id: str = ""  # the asker's message id (a retried one answers the first result)
     answers: list[tuple[str, str]] = field(default_factory=list)  # (message id, player)
+    head: str = ""  # the room's newest move when asked (`_head`): a rollback changes it
 
     def status(self, room_version: int) -> str:
         if self.done:
@@ -125,7 +126,8 @@ class SqlAskStore:
                                room_code=room.code, version=room.version,
                                detail={"ask": ask_id, "player": player_id, "seat": seat,
                                        "name": name or f"Seat {seat + 1}",
-                                       "move": back_to + 1, "what": what, "waiting": waiting})
+                                       "move": back_to + 1, "what": what, "waiting": waiting,
+                                       "head": _head(rows)})
             session.add(line)
             await session.flush()
             made = _ask_of(line)
@@ -144,6 +146,9 @@ class SqlAskStore:
             _check_playing(room, seen_version)
             if latest is None or latest.status(room.version) != "open":
                 raise ApiError(409, "no_takeback", "Nobody is asking to take back a move now.")
+            rows = await _rows(session, room.code)
+            if _head(rows) != latest.head:  # rolled back and played on to the ask's version
+                raise ApiError(409, "no_takeback", "The game changed since that ask: ask again.")
             seats = await orm.seats_of(session, room.code)
             seat = next((s.seat for s in seats if s.player_id == player_id), None)
             if seat is None or seat not in latest.waiting:
@@ -162,8 +167,7 @@ class SqlAskStore:
             if accept and set(latest.accepted) >= set(latest.waiting):
                 # Judged again: the room may have been rolled back and moved on to the ask's
                 # version with other moves since (the version alone does not say).
-                _, back_to, _, before = await judge(room, seats, await _rows(session, room.code),
-                                                    latest.player)
+                _, back_to, _, before = await judge(room, seats, rows, latest.player)
                 if back_to != latest.move - 1:
                     raise ApiError(409, "no_takeback", "The game changed since that ask: ask "
                                    "again.")
@@ -241,7 +245,16 @@ async def _latest(session: AsyncSession, code: str) -> Ask | None:
 def _ask_of(line: AdminAction) -> Ask:
     d = line.detail
     return Ask(line.id, line.version or 0, d["seat"], d["player"], d["name"], d["move"],
-               d["what"], list(d["waiting"]), ask_id=d["ask"])
+               d["what"], list(d["waiting"]), ask_id=d["ask"], head=d.get("head", ""))
+
+
+def _head(rows: list[MoveRow]) -> str:
+    """The newest move row, as no other row will be again (SQLite may reuse a deleted row's
+    id; a move made again after a rollback has another time)."""
+    if not rows:
+        return ""
+    row = rows[-1]
+    return f"{row.version}:{row.seat}:{row.client_id}:{row.created_at.isoformat()}"
 
 
 def _answer_ids(ask: Ask, player_id: str) -> set[str]:

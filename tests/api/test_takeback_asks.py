@@ -176,3 +176,25 @@ async def test_bots_accept_at_once(api: Api) -> None:
                                    for n in (c.room or {}).get("admin_log") or []))
     assert conn.takeback["status"] == "done"
     await conn.close()
+
+
+async def test_an_ask_does_not_survive_a_rollback_replayed_to_its_version(api: Api) -> None:
+    """Asked at move 2; the admin rolls back to 0 and both lay other blocks: the room is at
+    version 2 again, but the ask was about moves that are gone."""
+    code, conns, watcher = await _rush_trio(api)
+    alice, bob, carol = conns
+    everyone = [*conns, watcher]
+    for version, conn in enumerate((alice, bob), start=1):
+        assert (await conn.move(conn.state["legal_moves"][0]))["type"] == "ack"
+        await _at(everyone, version)
+    assert (await _ask(alice))["type"] == "ack"
+    await carol.until(lambda c: (c.takeback or {}).get("status") == "open")
+    await api.admin("POST", f"/rooms/{code}/rollback", json={"version": 0})
+    await _at(everyone, 0)
+    for version, conn in enumerate((alice, bob), start=1):
+        assert (await conn.move(conn.state["legal_moves"][-1]))["type"] == "ack"
+        await _at(everyone, version)
+    refused = await _answer(carol, True)
+    assert refused["code"] == "no_takeback" and "changed" in refused["message"]
+    assert len(await api.call("GET", f"/api/rooms/{code}/moves")) == 2
+    await _close(everyone)
