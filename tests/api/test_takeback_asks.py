@@ -144,6 +144,9 @@ async def test_never_across_revealed_information(api: Api) -> None:
         assert refused["code"] == "cannot_take_back" and "Move 2" in refused["message"]
         assert "random" in refused["message"]
     assert (await _ask(watcher))["code"] == "not_seated"
+    assert (await _answer(watcher, True))["code"] == "not_seated"
+    assert (await _send(alice, "takeback_answer", accept="yes"))["code"] == "bad_message"
+    assert (await _send(alice, "takeback_ask", version="2"))["code"] == "bad_message"
     assert len(await api.call("GET", f"/api/rooms/{code}/moves")) == 2
     assert watcher.takeback is None, "a refused ask tells nobody anything"
     await _close([*conns, watcher])
