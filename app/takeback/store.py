@@ -41,6 +41,7 @@ class Ask:
     done: bool = False
     ask_id: str = ""  # the asker's message id (a retried one answers the first result)
     answers: list[tuple[str, str]] = field(default_factory=list)  # (message id, player)
+    head: str = ""  # the room's newest move when asked (`_head`): a rollback changes it
 
     def status(self, room_version: int) -> str:
         if self.done:
@@ -56,11 +57,10 @@ class Ask:
                 "status": self.status(room_version)}
 
 
-# The asker's judgement, run on the locked room, its seats and its move rows in order:
-# (seat, version to go back to, the move's text, the state there); raises ApiError to refuse.
-AskJudge = Callable[[Room, list[Any], list[MoveRow]], Awaitable[tuple[int, int, str, Any]]]
-# The state at a version, replayed from the kept moves: run when the last answer accepts.
-Rebuild = Callable[[Room, int, list[MoveRow]], Awaitable[Any]]
+# The judgement of an asker's take-back (the asker's player id), run on the locked room, its
+# seats and its move rows in order: (seat, version to go back to, the move's text, the state
+# there); raises ApiError to refuse. Run on the ask, and again on the last acceptance.
+AskJudge = Callable[[Room, list[Any], list[MoveRow], str], Awaitable[tuple[int, int, str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +85,9 @@ class AskStore(Protocol):
         only), take the moves back at once."""
 
     async def answer(self, code: str, player_id: str, answer_id: str, seen_version: int,
-                     accept: bool, rebuild: Rebuild) -> Outcome:
-        """Write a player's answer to the open ask; the last acceptance takes the moves back."""
+                     accept: bool, judge: AskJudge) -> Outcome:
+        """Write a player's answer to the open ask; the last acceptance, judged again, takes
+        the moves back."""
 
 
 class SqlAskStore:
@@ -117,7 +118,7 @@ class SqlAskStore:
                                f"back move {latest.move}: it is being answered.")
             seats = await orm.seats_of(session, room.code)
             rows = await _rows(session, room.code)
-            seat, back_to, what, before = await judge(room, seats, rows)
+            seat, back_to, what, before = await judge(room, seats, rows, player_id)
             name = await session.scalar(select(Player.name).where(Player.id == player_id))
             waiting = [s.seat for s in seats if s.seat != seat and s.player_id is not None
                        and s.bot is None]
@@ -125,7 +126,8 @@ class SqlAskStore:
                                room_code=room.code, version=room.version,
                                detail={"ask": ask_id, "player": player_id, "seat": seat,
                                        "name": name or f"Seat {seat + 1}",
-                                       "move": back_to + 1, "what": what, "waiting": waiting})
+                                       "move": back_to + 1, "what": what, "waiting": waiting,
+                                       "head": _head(rows)})
             session.add(line)
             await session.flush()
             made = _ask_of(line)
@@ -135,7 +137,7 @@ class SqlAskStore:
             return Outcome(made, room.version, made.done)
 
     async def answer(self, code: str, player_id: str, answer_id: str, seen_version: int,
-                     accept: bool, rebuild: Rebuild) -> Outcome:
+                     accept: bool, judge: AskJudge) -> Outcome:
         async with self._sessions() as session, transaction(session):
             room = await orm.get_room(session, code, for_update=True)
             latest = await _latest(session, room.code)
@@ -144,6 +146,9 @@ class SqlAskStore:
             _check_playing(room, seen_version)
             if latest is None or latest.status(room.version) != "open":
                 raise ApiError(409, "no_takeback", "Nobody is asking to take back a move now.")
+            rows = await _rows(session, room.code)
+            if _head(rows) != latest.head:  # rolled back and played on to the ask's version
+                raise ApiError(409, "no_takeback", "The game changed since that ask: ask again.")
             seats = await orm.seats_of(session, room.code)
             seat = next((s.seat for s in seats if s.player_id == player_id), None)
             if seat is None or seat not in latest.waiting:
@@ -160,8 +165,12 @@ class SqlAskStore:
             else:
                 latest.declined = seat
             if accept and set(latest.accepted) >= set(latest.waiting):
-                rows = await _rows(session, room.code)
-                before = await rebuild(room, len(seats), rows[:latest.move - 1])
+                # Judged again: the room may have been rolled back and moved on to the ask's
+                # version with other moves since (the version alone does not say).
+                _, back_to, _, before = await judge(room, seats, rows, latest.player)
+                if back_to != latest.move - 1:
+                    raise ApiError(409, "no_takeback", "The game changed since that ask: ask "
+                                   "again.")
                 await self._go_back(session, room, latest, before)
             await self._tell(session, room.code, latest.done)
             return Outcome(latest, room.version, latest.done)
@@ -236,7 +245,16 @@ async def _latest(session: AsyncSession, code: str) -> Ask | None:
 def _ask_of(line: AdminAction) -> Ask:
     d = line.detail
     return Ask(line.id, line.version or 0, d["seat"], d["player"], d["name"], d["move"],
-               d["what"], list(d["waiting"]), ask_id=d["ask"])
+               d["what"], list(d["waiting"]), ask_id=d["ask"], head=d.get("head", ""))
+
+
+def _head(rows: list[MoveRow]) -> str:
+    """The newest move row, as no other row will be again (SQLite may reuse a deleted row's
+    id; a move made again after a rollback has another time)."""
+    if not rows:
+        return ""
+    row = rows[-1]
+    return f"{row.version}:{row.seat}:{row.client_id}:{row.created_at.isoformat()}"
 
 
 def _answer_ids(ask: Ask, player_id: str) -> set[str]:
