@@ -28,7 +28,7 @@ import websockets
 
 from app.ops.drain import RECONNECT_NOW
 from tests.api.client import Api
-from tests.server import ROOT, Server, free_port, postgres_database
+from tests.server import ROOT, Server, free_port, postgres_database, running_server
 
 BACK_WITHIN_SECONDS = 5.0
 ROOMS = 6
@@ -134,6 +134,34 @@ class Player:
                                           "version": state["version"],
                                           "move": self.chooser.choice(state["legal_moves"])}))
                 state = None  # the next move waits for the state this one makes
+
+
+async def test_sigterm_answers_the_move_in_flight_then_says_reconnect() -> None:
+    """One process (SQLite): a move sent as SIGTERM arrives is acknowledged before the close,
+    and the close is 1012; the move is in the log the next process reads."""
+    with tempfile.TemporaryDirectory(prefix="ziggurat-") as folder:
+        url = f"sqlite+aiosqlite:///{folder}/test.db"
+        server = Server(url).start()
+        api = Api(server.url)
+        code, _, conns = await api.started_pair()
+        mover = next(c for c in conns if c.state["legal_moves"])
+        await mover.send({"type": "move", "id": "last-word", "version": mover.state["version"],
+                          "move": mover.state["legal_moves"][0]})
+        assert server.proc is not None
+        server.proc.send_signal(signal.SIGTERM)
+        for conn in conns:
+            await asyncio.wait_for(conn.reader, 30)  # closed by the server
+            assert conn.ws.close_code == RECONNECT_NOW
+        reply = mover.replies.get_nowait()
+        assert reply == {"type": "ack", "id": "last-word", "version": 1}
+        assert server.proc.wait(60) is not None
+        await api.close()
+        server.stop()
+        with running_server(url) as again:
+            api = Api(again.url)
+            log = await api.call("GET", f"/api/rooms/{code}/moves")
+            assert [m["version"] for m in log] == [1]
+            await api.close()
 
 
 async def test_a_rolling_restart_loses_no_acknowledged_move() -> None:
