@@ -22,7 +22,14 @@ from app.play.moves import error_text
 from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.social.ends import Ends
-from app.store.choice import open_notify_store, open_ops, open_people, open_social, open_store
+from app.store.choice import (
+    open_notify_store,
+    open_ops,
+    open_people,
+    open_social,
+    open_store,
+    open_takebacks,
+)
 from app.store.db import OrmPaths
 from app.table import chat, presence
 from app.table.bot_caps import BotCaps, SqlBotGames
@@ -31,7 +38,6 @@ from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
 from app.table.heartbeat import Heartbeat
 from app.takeback import service as takeback
-from app.takeback.store import SqlAskStore
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +51,7 @@ class Hall:
         self.ops = open_ops(self.store)
         self.store.game_end = Ends()  # results and ratings, in the move that ends a game
         self.social = open_social(self.store)
-        self.takebacks = SqlAskStore(self.store.sessions, self.store.hub, self.origin)
+        self.takebacks = open_takebacks(self.store, self.store.hub, self.origin)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)

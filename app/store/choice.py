@@ -12,6 +12,7 @@ from app.store.postgres.store import PostgresStore
 from app.store.shared import SharedPaths
 from app.store.social import SocialSql
 from app.store.sqlite import SqliteStore
+from app.store.takeback import SqlAskStore
 
 
 def open_store(settings: Settings, origin: str) -> Store:
@@ -42,3 +43,8 @@ def open_social(store: Store) -> SocialSql:
     """The storage of app/social/, on the store's own engine (app/social/store.py)."""
     assert isinstance(store, SharedPaths)
     return SocialSql(store.engine, store.sessions)
+
+
+def open_takebacks(store: Store, hub: Hub, origin: str) -> SqlAskStore:
+    """app/takeback's storage (`app.takeback.store.AskStore`), on the store's own sessions."""
+    return SqlAskStore(store.sessions, hub, origin)  # type: ignore[attr-defined]
