@@ -18,7 +18,6 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import orjson
 
 from app.notify.texts import Text
@@ -94,6 +93,9 @@ def payload(url: str, text: Text) -> dict[str, Any]:
 
 async def post(url: str, body: dict[str, Any], allow_loopback: bool = False) -> int:
     """POST `body` to `url`'s checked address; the status (2xx), else WebhookFailed."""
+    # Imported on the first webhook, not with the server: httpx's package loads its command
+    # line's click, rich and Pygments (megabytes no player needs; tests/api/test_migrations).
+    import httpx
     parts, address = await resolve(url, allow_loopback)
     host = f"[{address}]" if ":" in address else address
     netloc = f"{host}:{parts.port}" if parts.port else host
