@@ -595,7 +595,18 @@ def _next_turn(state: State) -> Events:
 def _has_choice(state: State, seat: int) -> bool:
     """Whether the seat's priest turn offers anything but "pass"."""
     me = state["seats"][seat]
-    return bool(_usable_chains(state, seat) or _private_moves(state, me) or _bonus_moves(me))
+    return bool(_usable_chains(state, seat) or _private_moves(state, me) or _bonus_possible(me))
+
+
+def _bonus_possible(me: dict[str, Any]) -> bool:
+    """Whether a piece of the reserve might be laid, judged on what the others see: how many
+    pieces it holds, not their sizes. Judged on the real sizes, a turn that passed by itself told
+    the others that none of its pieces fitted (issue 33); now, when a size that fits might be
+    held, the seat is asked (and may find only "pass")."""
+    if not me["reserve"]:
+        return False
+    return bool(_bonus_moves({**me, "reserve": [{"size": size, "colour": None}
+                                                for size in SHAPES]}))
 
 
 def _end_turn_if_done(state: State, seat: int) -> Events:
