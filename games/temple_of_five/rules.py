@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, model_validator
 
-from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
+from games.protocol import Event, IllegalMove, Move, Outcome, State, clone, is_legal
 from games.temple_of_five import board
 from games.temple_of_five.data import (
     BOARDS,
@@ -203,7 +203,7 @@ class TempleOfFive:
         return moves
 
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, Events]:
-        if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
+        if not isinstance(move, dict) or not is_legal(move, self.legal_moves(state, seat)):
             raise _refuse("illegal_move", "that move is not legal now")
         return self.apply_legal(state, seat, move, rng)
 
@@ -357,7 +357,7 @@ class TempleOfFive:
         blessing card) and shows nothing hidden — not a bonus piece from the reserve, not a
         special tile face up, not the next tile of a bird in the hand, not the goal sides."""
         kind = move.get("type") if isinstance(move, dict) else None
-        if kind in ("bonus", "private", "pass") or move not in self.legal_moves(state, seat):
+        if kind in ("bonus", "private", "pass") or not is_legal(move, self.legal_moves(state, seat)):
             return False
         if kind == "place" and ROUNDS[state["round"]][0] == 3:
             return False
