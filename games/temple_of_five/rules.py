@@ -357,7 +357,8 @@ class TempleOfFive:
         blessing card) and shows nothing hidden — not a bonus piece from the reserve, not a
         special tile face up, not the next tile of a bird in the hand, not the goal sides."""
         kind = move.get("type") if isinstance(move, dict) else None
-        if kind in ("bonus", "private", "pass") or not is_legal(move, self.legal_moves(state, seat)):
+        if kind in ("bonus", "private", "pass") or not is_legal(move,
+                                                                 self.legal_moves(state, seat)):
             return False
         if kind == "place" and ROUNDS[state["round"]][0] == 3:
             return False
