@@ -17,6 +17,7 @@ from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.store.base import Store
 from app.table.bot_caps import BotCaps
+from app.table.presence_push import LaterPushes
 
 
 class RoomRead(NamedTuple):
@@ -42,6 +43,7 @@ class Context(Protocol):
     quotas: Quotas
     bots: Waker
     bot_caps: BotCaps
+    presence_pushes: LaterPushes
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

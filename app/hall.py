@@ -26,6 +26,7 @@ from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
 from app.table.heartbeat import Heartbeat
+from app.table.presence_push import LaterPushes
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,9 @@ class Hall:
         self.bot_caps = BotCaps(SqlBotGames(self.store.engine), settings.bot_games_per_player,
                                 settings.bot_games_per_address)
         self.sweeper = RoomSweeper(self)
+        self.presence_pushes = LaterPushes(
+            settings.presence_push_seconds,
+            lambda code: self.after_room_change(code, state=False, forget=False))
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -60,6 +64,7 @@ class Hall:
         await self.clocks.stop()
         await self.heartbeat.stop()
         await self.bots.stop()
+        self.presence_pushes.stop()
         await self.store.stop()
 
     async def _wake_waiting_bots(self) -> None:
