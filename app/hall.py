@@ -37,6 +37,7 @@ from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
 from app.table.heartbeat import Heartbeat
+from app.table.presence_push import LaterPushes
 from app.takeback import service as takeback
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,9 @@ class Hall:
         self.sweeper = RoomSweeper(self)
         self.people = People(settings, open_people(settings, self.store.hub, self.origin), self)
         self.notify = Notifications(settings, open_notify_store(self.store), self.load_snapshot)
+        self.presence_pushes = LaterPushes(
+            settings.presence_push_seconds,
+            lambda code: self.after_room_change(code, state=False, forget=False))
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -81,6 +85,7 @@ class Hall:
         await self.heartbeat.stop()
         await self.bots.stop()
         await self.people.stop()
+        self.presence_pushes.stop()
         await self.store.stop()
 
     async def _wake_waiting_bots(self) -> None:
