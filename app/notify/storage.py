@@ -85,6 +85,9 @@ class NotifyStore(Protocol):
                               digest_due: datetime) -> None:
         """Hold the row for the player's digest, and make sure a digest row is pending."""
 
+    async def prune(self, before: datetime) -> None:
+        """Forget the rows settled (sent, dropped, failed) that were made before `before`."""
+
     async def held(self, player_id: str) -> list[Due]:
         """The rows held for the player's digest, oldest first."""
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.models import NotifySettings, Outbox, Player, Room, Seat
@@ -145,6 +145,11 @@ class NotifyPaths:
                     dedupe=Outbox.key("digest", None, row_id, player_id, "email"),
                     kind="digest", channel="email", player_id=player_id, status="pending",
                     due_at=digest_due, attempts=0, created_at=now))
+
+    async def prune(self, before: datetime) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(OUTBOX).where(
+                OUTBOX.c.status.in_(("sent", "dropped", "failed")), OUTBOX.c.created_at < before))
 
     async def held(self, player_id: str) -> list[Any]:
         async with self.reader.connect() as conn:
