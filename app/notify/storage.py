@@ -95,5 +95,7 @@ class NotifyStore(Protocol):
         """The room and the seat as committed now (None: the room is gone)."""
 
     async def add(self, player_id: str, kind: str, room_code: str | None,
-                  version: int | None, now: datetime) -> int:
-        """Rows of `kind` due now on each of the player's channels (an invitation); how many."""
+                  version: int | None, seat: int | None, due_at: datetime,
+                  now: datetime) -> int:
+        """Rows of `kind` due at `due_at` on each of the player's channels, unless there are
+        already (an invitation, a game's first turn); how many were added."""

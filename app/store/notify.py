@@ -175,7 +175,8 @@ class NotifyPaths:
                          {s.seat: s.name for s in seats if s.name is not None})
 
     async def add(self, player_id: str, kind: str, room_code: str | None,
-                  version: int | None, now: datetime) -> int:
+                  version: int | None, seat: int | None, due_at: datetime,
+                  now: datetime) -> int:
         async with self.engine.begin() as conn:
             row = (await conn.execute(select(
                 SETTINGS.c.email, SETTINGS.c.email_verified, SETTINGS.c.webhook).where(
@@ -184,8 +185,8 @@ class NotifyPaths:
             taken = set(await conn.scalars(select(OUTBOX.c.dedupe).where(OUTBOX.c.dedupe.in_(
                 [Outbox.key(kind, room_code, version, player_id, way) for way in ways]))))
             rows = [{"dedupe": key, "kind": kind, "channel": way, "player_id": player_id,
-                     "room_code": room_code, "version": version, "status": "pending",
-                     "due_at": now, "attempts": 0, "created_at": now}
+                     "room_code": room_code, "version": version, "seat": seat,
+                     "status": "pending", "due_at": due_at, "attempts": 0, "created_at": now}
                     for way in ways
                     if (key := Outbox.key(kind, room_code, version, player_id, way))
                     not in taken]

@@ -214,3 +214,17 @@ async def test_mail_caps_per_address_and_per_player(mailbox: Mailbox) -> None:
             row = await settled(url, row.id)
             assert row.status == ("sent" if n == 0 else "dropped"), row
         await api.close()
+
+
+async def test_the_first_turn_of_a_game_is_told_too(api: Api, served: tuple[Server, str],
+                                                    mailbox: Mailbox) -> None:
+    """Temple of Five opens with every seat to act: the guest away is told at the start."""
+    host, guest = await api.player("Host"), await api.player("Guest")
+    address = _address("first", served)
+    await verified(api, guest, address, mailbox)
+    code, conn = await turn_based_pair(api, host, guest, game="temple-of-five")
+    [mail] = await mailbox.wait_for(address, "Your turn in Temple of Five")
+    assert f"/r/{code}" in text_of(mail)
+    [row] = await outbox(served[1], room_code=code, kind="your_turn")
+    assert (row.version, row.seat, row.player_id) == (0, 1, guest["id"])
+    await conn.close()
