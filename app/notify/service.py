@@ -4,6 +4,7 @@ notifications."""
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from typing import Any
@@ -18,6 +19,7 @@ from app.store.models import Outbox, utcnow
 from app.table.pace import TURN_BASED
 from games import REGISTRY
 
+log = logging.getLogger(__name__)
 # Deliberately loose: the verification mail is the real check of an address.
 EMAIL = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$")
 MAX_EMAIL = 254
@@ -98,6 +100,12 @@ class Notifications:
         action, not a move): a crash in between loses only these first notices."""
         if room.get("pace") != TURN_BASED or room.get("status") != "active":
             return
+        try:  # the game has started whatever happens here: never fail the start for it
+            await self._first_turn(room)
+        except Exception:
+            log.exception("first-turn notices of room %s failed", room["code"])
+
+    async def _first_turn(self, room: dict[str, Any]) -> None:
         snap = await self._load_state(room["code"])
         if snap is None or snap.version != 0 or snap.state is None:
             return
