@@ -85,7 +85,12 @@ async def test_your_turn_after_verification_and_unsubscribe(
     assert first < version
     # One click on the unsubscribe link, no sign-in: no more mail, no more rows.
     unsubscribe = next(u for u in links(mail) if "/unsubscribe/" in u)
-    assert (await api.http.get(unsubscribe)).status_code == 200
+    assert mail["List-Unsubscribe"] == f"<{unsubscribe}>"
+    # The mail client's one-click button (RFC 8058): a POST, no cookie, no token.
+    one_click = await api.http.post(unsubscribe, content="List-Unsubscribe=One-Click",
+                                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert one_click.status_code == 200
+    assert (await api.http.get(unsubscribe)).status_code == 200  # the same answer again
     assert (await api.call("GET", "/api/players/me/notifications", guest["token"]))[
         "email"] is None
     await guest_moves(api, code, guest)
