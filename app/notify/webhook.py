@@ -93,9 +93,10 @@ def payload(url: str, text: Text) -> dict[str, Any]:
 
 async def post(url: str, body: dict[str, Any], allow_loopback: bool = False) -> int:
     """POST `body` to `url`'s checked address; the status (2xx), else WebhookFailed."""
-    # Imported on the first webhook, not with the server: httpx's package loads its command
-    # line's click, rich and Pygments (megabytes no player needs; tests/api/test_migrations).
+    # Imported on first use: httpx imports its command line's click, rich and Pygments when
+    # they are installed (~7 MiB a process that never sends a webhook need not hold).
     import httpx
+
     parts, address = await resolve(url, allow_loopback)
     host = f"[{address}]" if ":" in address else address
     netloc = f"{host}:{parts.port}" if parts.port else host
