@@ -23,6 +23,7 @@ from app.play.snapshot import Snapshot
 from app.play.sockets import Client, RoomSockets
 from app.social.ends import Ends
 from app.store.choice import (
+    open_bot_games,
     open_notify_store,
     open_ops,
     open_people,
@@ -30,9 +31,8 @@ from app.store.choice import (
     open_store,
     open_takebacks,
 )
-from app.store.db import OrmPaths
 from app.table import chat, presence
-from app.table.bot_caps import BotCaps, SqlBotGames
+from app.table.bot_caps import BotCaps
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
@@ -59,8 +59,7 @@ class Hall:
         self.clocks = TurnClocks(self, self.bots.thinker)
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
-        assert isinstance(self.store, OrmPaths)  # both stores: the ORM's engine for rare paths
-        self.bot_caps = BotCaps(SqlBotGames(self.store.engine), settings.bot_games_per_player,
+        self.bot_caps = BotCaps(open_bot_games(self.store), settings.bot_games_per_player,
                                 settings.bot_games_per_address)
         self.sweeper = RoomSweeper(self)
         self.people = People(settings, open_people(settings, self.store.hub, self.origin), self)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.config import Settings
 from app.store.base import Store
+from app.store.bot_games import SqlBotGames
 from app.store.hub import Hub
 from app.store.notify import NotifyPaths
 from app.store.ops import OpsPaths
@@ -48,3 +49,8 @@ def open_social(store: Store) -> SocialSql:
 def open_takebacks(store: Store, hub: Hub, origin: str) -> SqlAskStore:
     """app/takeback's storage (`app.takeback.store.AskStore`), on the store's own sessions."""
     return SqlAskStore(store.sessions, hub, origin)  # type: ignore[attr-defined]
+
+
+def open_bot_games(store: Store) -> SqlBotGames:
+    """The bot-game count of app/table/bot_caps.py, on the store's own engine."""
+    return SqlBotGames(store.engine)  # type: ignore[attr-defined]  # both stores have one
