@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     admin_handover_hold_seconds: float = 600.0
     # A process silent this long is taken for dead and its seats for disconnected.
     presence_timeout_seconds: float = 60.0
+    # A closed seated socket's `room` push waits this long, coalesced with the room's other
+    # connects and closes (app/table/presence_push.py; 0: at once).
+    presence_push_seconds: float = 0.5
     max_message_bytes: int = 16_384
     rate_per_second: float = 20.0
     rate_burst: int = 40

@@ -28,6 +28,7 @@ from app.store.base import (
     Store,
 )
 from app.table.bot_caps import BotCaps
+from app.table.presence_push import LaterPushes
 from app.takeback.store import AskStore
 
 
@@ -66,6 +67,7 @@ class Context(Protocol):
     notify: Notifications  # channels, the links in mails, the invitation hook (app/notify/)
     social: SocialStore  # app/social/'s storage
     takebacks: AskStore  # asked take-backs (app.takeback)
+    presence_pushes: LaterPushes
 
     def push(self, snap: Snapshot, force: bool = False, only: Client | None = None) -> None:
         """Send the state to this process's sockets of the room (each its own view)."""

@@ -22,16 +22,23 @@ from app.play.locks import RoomLocks
 from app.play.moves import error_text
 from app.play.sockets import Client, RoomSockets
 from app.social.ends import Ends
-from app.store.choice import open_notify_store, open_ops, open_people, open_social, open_store
-from app.store.db import OrmPaths
+from app.store.choice import (
+    open_bot_games,
+    open_notify_store,
+    open_ops,
+    open_people,
+    open_social,
+    open_store,
+    open_takebacks,
+)
 from app.table import chat, presence
-from app.table.bot_caps import BotCaps, SqlBotGames
+from app.table.bot_caps import BotCaps
 from app.table.bots import BotDriver
 from app.table.clocks import TurnClocks
 from app.table.expiry import RoomSweeper
 from app.table.heartbeat import Heartbeat
+from app.table.presence_push import LaterPushes
 from app.takeback import service as takeback
-from app.takeback.store import SqlAskStore
 
 log = logging.getLogger(__name__)
 
@@ -48,19 +55,21 @@ class Hall:
         self.ops = open_ops(self.store)
         self.store.game_end = Ends()  # results and ratings, in the move that ends a game
         self.social = open_social(self.store)
-        self.takebacks = SqlAskStore(self.store.sessions, self.store.hub, self.origin)
+        self.takebacks = open_takebacks(self.store, self.store.hub, self.origin)
         self.sockets = RoomSockets(on_seat_change=lambda client: presence.follow(self, client))
         self.locks = RoomLocks(single_writer=self.store.single_writer)
         self.bots = BotDriver(self, settings)
         self.clocks = TurnClocks(self, self.bots.thinker)
         self.heartbeat = Heartbeat(self)
         self.quotas = Quotas(settings)
-        assert isinstance(self.store, OrmPaths)  # both stores: the ORM's engine for rare paths
-        self.bot_caps = BotCaps(SqlBotGames(self.store.engine), settings.bot_games_per_player,
+        self.bot_caps = BotCaps(open_bot_games(self.store), settings.bot_games_per_player,
                                 settings.bot_games_per_address)
         self.sweeper = RoomSweeper(self)
         self.people = People(settings, open_people(settings, self.store.hub, self.origin), self)
         self.notify = Notifications(settings, open_notify_store(self.store), self.load_snapshot)
+        self.presence_pushes = LaterPushes(
+            settings.presence_push_seconds,
+            lambda code: self.after_room_change(code, state=False, forget=False))
         self._background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
@@ -78,6 +87,7 @@ class Hall:
         await self.heartbeat.stop()
         await self.bots.stop()
         await self.people.stop()
+        self.presence_pushes.stop()
         await self.store.stop()
 
     async def _wake_waiting_bots(self) -> None:

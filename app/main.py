@@ -20,6 +20,7 @@ from app.guard.quotas import GuessThrottle
 from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
 from app.learn import routes as learn
+from app.ops import logs
 from app.ops.drain import Drain
 from app.people import routes as people_routes
 from app.store.migrate import upgrade_to_head_async
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = Ziggurat(title="Ziggurat", lifespan=lifespan,
                   telemetry={"tracing": False, "metrics": False, "logs": False})
     install_handlers(app)
+    logs.configure(settings.log_format)
     # The game socket is dispatched before any route (`Ziggurat`); the others are matched in
     # order. They go straight into the app's own list: FastAPI 0.165 keeps an included router as one
     # nested route and matches a request through it twice, 7% of a room's set-up.
@@ -78,6 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GuessThrottle)
     app.add_middleware(RestGate, limit=settings.rest_concurrency)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
+    if settings.log_format == "json":
+        app.add_middleware(logs.RequestLog)  # outermost: a request's whole time, gate included
     app.socket_guards = Edge(GuessThrottle(play.socket_app), max_body_bytes=settings.max_body_bytes)
     return app
 

@@ -12,6 +12,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PORT=${ZIG_PORT:-18002}
 ROOMS=${BOT_ROOMS:-20}
 cd "$ROOT"
+# Every bot room comes from this one address: no per-address cap on bot games (issue 33).
+export BOT_GAMES_PER_ADDRESS=${BOT_GAMES_PER_ADDRESS:-0}
 [ "$ROOMS" != 0 ] || exec "$ROOT/bench/serve.sh"
 "$ROOT/bench/serve.sh" & server=$!
 "$ROOT/.venv/bin/python" -m bench.bot_rooms --url "http://127.0.0.1:$PORT" --rooms "$ROOMS" \

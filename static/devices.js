@@ -49,7 +49,7 @@ async function linkDialog() {
   const left = h("span", { "data-testid": "link-expiry" });
   const { box } = dialog("Use on another device",
     h("p", { class: "hint" }, "On your phone or other computer, scan this code, open the link, or type the code "
-      + "under \u201cHave a code?\u201d on the start page. It works once, for ten minutes."),
+      + "on the start page and press \u201cUse code\u201d. It works once, for ten minutes."),
     h("div", { class: "link-show" },
       h("img", { class: "link-qr", alt: "QR code of the link", "data-testid": "link-qr",
                  src: `data:image/svg+xml;base64,${btoa(link.qr_svg)}` }),

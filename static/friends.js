@@ -2,7 +2,7 @@
 // room", remove; your friend link and adding by link; "People you played with"; a leaderboard
 // per game among you and your friends.
 
-import { api, games, me, recentRooms } from "./api.js";
+import { api, games, me } from "./api.js";
 import { topbar } from "./lobby.js";
 import { playerLink } from "./social.js";
 import { copyText, h, navigate, replace, toast } from "./ui.js";
@@ -19,7 +19,7 @@ export function openFriends(root) {
     try {
       [friends, played, known, rooms, mine] = await Promise.all([
         api("GET", "/api/players/me/friends"), api("GET", "/api/players/me/played-with"), games(),
-        Promise.all(recentRooms().map((r) => api("GET", `/api/rooms/${r.code}`).catch(() => null))),
+        api("GET", "/api/players/me/rooms"), // every room I sit in, from any device
         api("GET", `/api/players/${encodeURIComponent(player.id)}`).catch(() => null)]);
     } catch (err) {
       if (alive) replace(root, topbar(player, null), h("main", { class: "lobby" },

@@ -796,7 +796,7 @@ class RoomPage {
   }
 
   /** The lines of one logged move: its own line ("Bob kept a tile."), then its events, then a
-   * note if the clock played it. A line still waiting for the log shows the pushed events. */
+   * note if the clock played it. (A move still waiting for its line is not drawn: `drawLog`.) */
   entryLines(entry) {
     const mover = entry.seat == null ? null : this.moverName(entry);
     // Every seat named as it was held when the move was made, not as it is held now.

@@ -46,6 +46,9 @@ export class TakebackAsks {
   }
 
   update() {
+    // The game went back past the ask (a rollback): it is void, even once play reaches its
+    // version again.
+    if (this.current && (this.page.state?.version ?? Infinity) < this.current.version) this.current = null;
     const ask = this.open();
     if (!ask) { replace(this.el); return; }
     const mine = this.page.mySeat();

@@ -81,8 +81,8 @@ WS_MAX_SIZE = 65_536  # the frame cap the Makefile, Dockerfile and compose file 
 class Server:
     """One uvicorn process serving the app against `database_url`."""
 
-    def __init__(self, database_url: str, **env: str) -> None:
-        self.port = free_port()
+    def __init__(self, database_url: str, port: int | None = None, **env: str) -> None:
+        self.port = port or free_port()  # a port of its own, or one a stopped server had
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         # Test clients move far faster than people: the flood limit is raised unless a test

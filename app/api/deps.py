@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 from app.context import Context
 from app.errors import ApiError
 from app.guard.auth import bearer, check_admin
+from app.ops.logs import note_player
 from app.store.models import Player
 
 
@@ -57,6 +58,8 @@ class _Caller(_Bearer):
         hall = hall_of(request)
         token, ttl = bearer(request.headers.get("authorization")), hall.settings.token_ttl
         player = await hall.players.player_by_token(token, ttl, self.fresh)
+        if player is not None:
+            note_player(player.id)
         if player is None and self.required:
             raise ApiError(401, "no_token", "Create a player first and send its token as "
                            "'Authorization: Bearer <token>'.")

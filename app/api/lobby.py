@@ -197,6 +197,7 @@ async def start_room(code: str, player: CurrentPlayer, request: Request) -> dict
     hall = hall_of(request)
     payload = await _seat_change(code, hall, rooms.start_seats, player)
     hall.bots.wake(payload["code"])
+    await hall.notify.started(payload)  # a turn-based game's first seats to act are told
     return payload
 
 

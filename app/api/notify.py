@@ -55,4 +55,4 @@ async def unsubscribe(token: str, hall: HallDep) -> HTMLResponse:
     if await hall.notify.unsubscribe(token):
         return _page("Unsubscribed", "No more mail will be sent to this address. You can set "
                      "an address again under Notifications.")
-    return _page("Link not valid", "This address was unsubscribed already.", 404)
+    return _page("Link not valid", "This link is not one of ours.", 404)

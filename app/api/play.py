@@ -22,6 +22,7 @@ from app.errors import ApiError
 from app.guard.auth import check_found, hash_token
 from app.guard.idle import QuietWatch
 from app.guard.quotas import client_address
+from app.ops.logs import socket_event
 from app.play.moves import on_move_frame
 from app.play.sockets import Client, error_frame
 from app.play.undo import on_undo_frame
@@ -82,11 +83,15 @@ async def play(ws: WebSocket, code: str) -> None:
     try:
         client = await _admit(hall, ws, code, token)
     except ApiError as exc:
+        socket_event("socket_refused", code, None, error=exc.code,
+                     address=client_address(ws.scope))
         hall.quotas.failed(exc.code, client_address(ws.scope))
         await ws.send_text(orjson.dumps(error_frame(exc.code, exc.message)).decode())
         await ws.close(code=4000 + exc.status)
         return
     client.go_live()
+    socket_event("socket_open", client.room, client.player_id, seat=client.seat,
+                 address=client_address(ws.scope))
     # Messages are read while the greeting is still being put together: under load its
     # bookkeeping (counts, room, chat) takes many round trips, and a player who already holds
     # the state from a push must not wait for it to move (the first moves' tail).
@@ -94,11 +99,14 @@ async def play(ws: WebSocket, code: str) -> None:
     # that a socket would otherwise keep for its whole life (issue 27's memory goal).
     client.greeter = asyncio.create_task(_greet(hall, client))
     client.greeter.add_done_callback(lambda task: _greeted(task, client))
+    peer_code = None
     try:
         await _serve(hall, client)
-    except WebSocketDisconnect:
-        pass
+    except WebSocketDisconnect as gone:
+        peer_code = gone.code
     finally:
+        socket_event("socket_close", client.room, client.player_id, seat=client.seat,
+                     code=client.close_with[0] if client.closed else peer_code)
         hall.sockets.remove(client)
         client.discard()
         if client.greeter is not None:

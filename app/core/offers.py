@@ -29,17 +29,23 @@ def may_take_back(game: Game, before: State, seat: int, move: Move, after: State
 
 
 def remember(code: str, version: int, seat: int | None) -> None:
-    """The state `version` of room `code` offers a take-back to `seat` (None: to nobody)."""
-    if seat is None:
-        _offers.pop(code, None)
-    else:
-        _offers.pop(code, None)
-        if len(_offers) >= LIMIT:
-            del _offers[next(iter(_offers))]
-        _offers[code] = (version, seat)
+    """The state `version` of room `code` offers a take-back to `seat` (None: to nobody).
+    "Nobody" is kept too (issue 33): an `undo` frame at a state known to offer nothing is
+    refused at once (`refused_at_once`), where each one used to replay the whole log."""
+    _offers.pop(code, None)
+    if len(_offers) >= LIMIT:
+        del _offers[next(iter(_offers))]
+    _offers[code] = (version, seat)
 
 
 def offered_to(code: str, version: int) -> int | None:
     """The seat the room's state at `version` offers a take-back to, if any."""
     found = _offers.get(code)
     return found[1] if found is not None and found[0] == version else None
+
+
+def refused_at_once(code: str, version: int, seat: int | None) -> bool:
+    """Whether this process judged the move that made `version` and it offers `seat` no
+    take-back: what the seat's `state` message already said (`can_undo` false)."""
+    found = _offers.get(code)
+    return found is not None and found[0] == version and found[1] != seat

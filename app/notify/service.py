@@ -4,18 +4,22 @@ notifications."""
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from typing import Any
 
 from app.config import Settings
+from app.core.pace import TURN_BASED
 from app.errors import ApiError
 from app.notify import webhook
-from app.notify.policy import INVITE
+from app.notify.policy import INVITE, move_notices
 from app.notify.storage import NotifyStore
 from app.notify.worker import LoadState, Worker
 from app.store.models import Outbox, utcnow
+from games import REGISTRY
 
+log = logging.getLogger(__name__)
 # Deliberately loose: the verification mail is the real check of an address.
 EMAIL = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$")
 MAX_EMAIL = 254
@@ -27,6 +31,7 @@ class Notifications:
     def __init__(self, settings: Settings, store: NotifyStore, load_state: LoadState) -> None:
         self._settings = settings
         self._store = store
+        self._load_state = load_state
         self.worker = Worker(settings, store, load_state)
 
     def start(self) -> None:
@@ -86,4 +91,28 @@ class Notifications:
         """The invitation hook (for the friends feature): tell `player_id`, on each of their
         channels, that they were added to `room_code`; how many notifications were queued.
         Called again for the same player and room, it queues nothing more."""
-        return await self._store.add(player_id, INVITE, room_code, None, utcnow())
+        now = utcnow()
+        return await self._store.add(player_id, INVITE, room_code, None, None, now, now)
+
+    async def started(self, room: dict[str, Any]) -> None:
+        """A turn-based game just started (`room`: its wire object): the seats to act first are
+        told as after a move. Written after the start's commit, not in it (the start is a seat
+        action, not a move): a crash in between loses only these first notices."""
+        if room.get("pace") != TURN_BASED or room.get("status") != "active":
+            return
+        try:  # the game has started whatever happens here: never fail the start for it
+            await self._first_turn(room)
+        except Exception:
+            log.exception("first-turn notices of room %s failed", room["code"])
+
+    async def _first_turn(self, room: dict[str, Any]) -> None:
+        snap = await self._load_state(room["code"])
+        if snap is None or snap.version != 0 or snap.state is None:
+            return
+        players = {s["seat"]: s["player"]["id"] for s in room["seats"] if s["player"]}
+        now = utcnow()
+        for notice in move_notices(room["turn_clock"], now, REGISTRY[room["game"]].to_act(
+                snap.state), (), False, self._settings.notify_after_seconds):
+            if notice.seat in players:
+                await self._store.add(players[notice.seat], notice.kind, room["code"], 0,
+                                      notice.seat, notice.due_at, now)

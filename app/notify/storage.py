@@ -85,6 +85,9 @@ class NotifyStore(Protocol):
                               digest_due: datetime) -> None:
         """Hold the row for the player's digest, and make sure a digest row is pending."""
 
+    async def prune(self, before: datetime) -> None:
+        """Forget the rows settled (sent, dropped, failed) that were made before `before`."""
+
     async def held(self, player_id: str) -> list[Due]:
         """The rows held for the player's digest, oldest first."""
 
@@ -92,5 +95,7 @@ class NotifyStore(Protocol):
         """The room and the seat as committed now (None: the room is gone)."""
 
     async def add(self, player_id: str, kind: str, room_code: str | None,
-                  version: int | None, now: datetime) -> int:
-        """Rows of `kind` due now on each of the player's channels (an invitation); how many."""
+                  version: int | None, seat: int | None, due_at: datetime,
+                  now: datetime) -> int:
+        """Rows of `kind` due at `due_at` on each of the player's channels, unless there are
+        already (an invitation, a game's first turn); how many were added."""

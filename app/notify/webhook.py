@@ -18,7 +18,6 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import orjson
 
 from app.notify.texts import Text
@@ -94,6 +93,10 @@ def payload(url: str, text: Text) -> dict[str, Any]:
 
 async def post(url: str, body: dict[str, Any], allow_loopback: bool = False) -> int:
     """POST `body` to `url`'s checked address; the status (2xx), else WebhookFailed."""
+    # Imported on first use: httpx imports its command line's click, rich and Pygments when
+    # they are installed (~7 MiB a process that never sends a webhook need not hold).
+    import httpx
+
     parts, address = await resolve(url, allow_loopback)
     host = f"[{address}]" if ":" in address else address
     netloc = f"{host}:{parts.port}" if parts.port else host

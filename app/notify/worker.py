@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 CLAIM = 20  # rows per claim
 MAX_BACKOFF = 3600.0
 DAY = timedelta(days=1)
+KEEP = timedelta(days=30)  # settled rows are kept this long (the caps look back one day)
+PRUNE_EVERY = 3600.0  # seconds
 
 LoadState = Callable[[str], Awaitable[Any]]
 
@@ -62,10 +65,14 @@ class Worker:
             self._task.cancel()
 
     async def _watch(self) -> None:
+        pruned: float | None = None
         while True:
             try:
                 while await self.run_once() == CLAIM:
                     pass  # more are due: no pause
+                if pruned is None or time.monotonic() - pruned > PRUNE_EVERY:
+                    await self._store.prune(utcnow() - KEEP)
+                    pruned = time.monotonic()
             except Exception:
                 log.exception("notification sweep failed")
             await asyncio.sleep(self._settings.notify_poll_seconds)

@@ -14,6 +14,7 @@ default registry.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram, generate_latest
 
@@ -45,6 +46,19 @@ SOCKETS_OPEN = Gauge("ziggurat_sockets_open", "Websockets open in this process."
 ROOMS = Gauge("ziggurat_rooms", "Rooms by status and game (database-wide: the same from every "
               "process).", ["status", "game"])
 SHUTTING_DOWN = Gauge("ziggurat_draining", "1 while this process drains for a restart.")
+
+# The committed-moves counter of each (game, source), looked up once: `labels()` takes a lock
+# and builds a key, three times the cost of the increment itself, on every move.
+_committed: dict[tuple[str, str], Any] = {}
+
+
+def count_committed(game: str, source: str) -> None:
+    """One more committed move: the move path's one increment."""
+    child = _committed.get((game, source))
+    if child is None:
+        child = _committed[game, source] = MOVES_COMMITTED.labels(game, source)
+    child.inc()
+
 
 # Scrape-time readers: each refreshes its own gauges (one query at most).
 _scrapers: list[Callable[[], Awaitable[None]]] = []

@@ -19,7 +19,7 @@ from webauthn import (
     verify_registration_response,
 )
 from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
+from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
     PublicKeyCredentialDescriptor,
@@ -79,7 +79,7 @@ async def register(people: People, player: Player, challenge_id: str,
         made = verify_registration_response(credential=credential, expected_challenge=expected,
                                             expected_rp_id=rp_id,
                                             expected_origin=expected_origin)
-    except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         raise ApiError(400, "bad_passkey", f"The browser's passkey was refused: {exc}") from None
     now = utcnow()
     passkey = Passkey(id=bytes_to_base64url(made.credential_id), player_id=player.id,
@@ -112,7 +112,7 @@ async def sign_in(people: People, challenge_id: str, credential: dict[str, Any],
             credential=credential, expected_challenge=expected, expected_rp_id=rp_id,
             expected_origin=expected_origin, credential_public_key=passkey.public_key,
             credential_current_sign_count=passkey.sign_count)
-    except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as exc:
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         raise ApiError(401, "bad_passkey", f"The passkey's answer was refused: {exc}") from None
     await people.store.passkey_used(passkey.id, checked.new_sign_count, utcnow())
     return await devices.sign_in(people, passkey.player_id, label)

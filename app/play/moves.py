@@ -32,7 +32,7 @@ from app.core.seat_clocks import (
 from app.core.snapshot import Snapshot
 from app.errors import ApiError
 from app.notify.policy import Notice, move_notices
-from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_COMMITTED, MOVES_REFUSED
+from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_REFUSED, count_committed
 from app.play.sockets import Client, error_frame
 from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
 from app.store.models import as_utc, utcnow
@@ -134,7 +134,7 @@ async def submit_move(hall: Context, code: str, mover: Mover, client_id: str,
             await hall.mark_errored(code, exc.__cause__ or exc)
             raise ApiError(409, "room_errored", "The game hit an internal error; the room is "
                            "paused for the admin.") from None
-        MOVES_COMMITTED.labels(j.game, _source(mover, client_id)).inc()
+        count_committed(j.game, _source(mover, client_id))
         steps.moved(code, version, j.step)
         hall.push(Snapshot(code, j.game, j.status, version, j.state, j.events, j.deadlines,
                            j.timed_out, j.banks))

@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from app.context import Context
 from app.core import rooms
 from app.core.client_ids import PLATFORM_PREFIX, check_player_id
-from app.core.offers import may_take_back, remember
+from app.core.offers import may_take_back, refused_at_once, remember
 from app.errors import ApiError
 from app.play.sockets import Client, error_frame
 from app.store.models import MoveRow, Room
@@ -44,6 +44,10 @@ async def on_undo_frame(hall: Context, client: Client, message: dict[str, Any]) 
         if client.player_id is None:
             raise ApiError(403, "not_seated", "You are watching: only seated players take "
                            "back a move.")
+        if refused_at_once(client.room, version, client.seat):  # no lock, no replay
+            raise ApiError(409, "cannot_undo", "That move cannot be taken back: another seat "
+                           "moved since, or it drew something at random or showed something "
+                           "new, or your turn has ended.")
         made = await take_back(hall, client.room, client.player_id, undo_id, version)
     except ApiError as exc:
         client.send(error_frame(exc.code, exc.message,

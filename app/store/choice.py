@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.config import Settings
 from app.store.base import Store
+from app.store.bot_games import SqlBotGames
 from app.store.hub import Hub
 from app.store.notify import NotifyPaths
 from app.store.ops import OpsPaths
@@ -12,6 +13,7 @@ from app.store.postgres.store import PostgresStore
 from app.store.shared import SharedPaths
 from app.store.social import SocialSql
 from app.store.sqlite import SqliteStore
+from app.store.takeback import SqlAskStore
 
 
 def open_store(settings: Settings, origin: str) -> Store:
@@ -42,3 +44,13 @@ def open_social(store: Store) -> SocialSql:
     """The storage of app/social/, on the store's own engine (app/social/store.py)."""
     assert isinstance(store, SharedPaths)
     return SocialSql(store.engine, store.sessions)
+
+
+def open_takebacks(store: Store, hub: Hub, origin: str) -> SqlAskStore:
+    """app/takeback's storage (`app.takeback.store.AskStore`), on the store's own sessions."""
+    return SqlAskStore(store.sessions, hub, origin)  # type: ignore[attr-defined]
+
+
+def open_bot_games(store: Store) -> SqlBotGames:
+    """The bot-game count of app/table/bot_caps.py, on the store's own engine."""
+    return SqlBotGames(store.engine)  # type: ignore[attr-defined]  # both stores have one

@@ -74,7 +74,16 @@ def main() -> None:
     import alembic.command  # noqa: F401  before the log is set up: its import lines stay quiet
 
     # The server's log format, so that Alembic's lines read as they did in process.
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    if os.environ.get("LOG_FORMAT") == "json":  # as app/ops/logs.py writes the server's
+        from pythonjsonlogger.json import JsonFormatter
+
+        handler.setFormatter(JsonFormatter(
+            "{asctime}{levelname}{name}{message}", style="{",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"}))
+    else:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     upgrade_to_head(url)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.models import NotifySettings, Outbox, Player, Room, Seat
@@ -37,9 +37,11 @@ class NotifyPaths:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        # Single-statement reads, autocommitted (no BEGIN and ROLLBACK around them).
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
 
     async def channels(self, player_id: str) -> Any:
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             return (await conn.execute(select(
                 SETTINGS.c.email, SETTINGS.c.email_verified, SETTINGS.c.webhook,
                 SETTINGS.c.digest, SETTINGS.c.verify_token, SETTINGS.c.unsubscribe_token).where(
@@ -89,10 +91,15 @@ class NotifyPaths:
         return True
 
     async def claim(self, now: datetime, until: datetime, limit: int) -> list[Any]:
-        free = select(OUTBOX.c.id).where(or_(
-            and_(OUTBOX.c.status == "pending", OUTBOX.c.due_at <= now),
-            and_(OUTBOX.c.status == "sending", OUTBOX.c.claimed_until <= now))).order_by(
-                OUTBOX.c.due_at).limit(limit).with_for_update(skip_locked=True)
+        due = or_(and_(OUTBOX.c.status == "pending", OUTBOX.c.due_at <= now),
+                  and_(OUTBOX.c.status == "sending", OUTBOX.c.claimed_until <= now))
+        # A read first: an idle outbox (the usual case) costs each poll one index look-up and
+        # no write transaction (on SQLite a write would queue behind the moves' one writer).
+        async with self.reader.connect() as conn:
+            if await conn.scalar(select(OUTBOX.c.id).where(due).limit(1)) is None:
+                return []
+        free = select(OUTBOX.c.id).where(due).order_by(OUTBOX.c.due_at).limit(limit) \
+            .with_for_update(skip_locked=True)
         async with self.engine.begin() as conn:
             rows = (await conn.execute(update(OUTBOX).where(
                 OUTBOX.c.id.in_(free.scalar_subquery())).values(
@@ -118,7 +125,7 @@ class NotifyPaths:
                          since: datetime) -> tuple[int, int]:
         sent = and_(OUTBOX.c.channel == "email", OUTBOX.c.status == "sent",
                     OUTBOX.c.sent_at >= since)
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             by_player = await conn.scalar(select(func.count()).select_from(OUTBOX).where(
                 sent, OUTBOX.c.player_id == player_id))
             by_address = await conn.scalar(select(func.count()).select_from(OUTBOX).where(
@@ -139,14 +146,19 @@ class NotifyPaths:
                     kind="digest", channel="email", player_id=player_id, status="pending",
                     due_at=digest_due, attempts=0, created_at=now))
 
+    async def prune(self, before: datetime) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(OUTBOX).where(
+                OUTBOX.c.status.in_(("sent", "dropped", "failed")), OUTBOX.c.created_at < before))
+
     async def held(self, player_id: str) -> list[Any]:
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             return list((await conn.execute(select(*_DUE).where(
                 OUTBOX.c.player_id == player_id, OUTBOX.c.status == "held").order_by(
                     OUTBOX.c.id))).all())
 
     async def seat_facts(self, code: str, seat: int | None) -> SeatFacts | None:
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             room = (await conn.execute(select(ROOMS.c.status, ROOMS.c.version, ROOMS.c.game)
                                        .where(ROOMS.c.code == code))).first()
             if room is None:
@@ -163,7 +175,8 @@ class NotifyPaths:
                          {s.seat: s.name for s in seats if s.name is not None})
 
     async def add(self, player_id: str, kind: str, room_code: str | None,
-                  version: int | None, now: datetime) -> int:
+                  version: int | None, seat: int | None, due_at: datetime,
+                  now: datetime) -> int:
         async with self.engine.begin() as conn:
             row = (await conn.execute(select(
                 SETTINGS.c.email, SETTINGS.c.email_verified, SETTINGS.c.webhook).where(
@@ -172,8 +185,8 @@ class NotifyPaths:
             taken = set(await conn.scalars(select(OUTBOX.c.dedupe).where(OUTBOX.c.dedupe.in_(
                 [Outbox.key(kind, room_code, version, player_id, way) for way in ways]))))
             rows = [{"dedupe": key, "kind": kind, "channel": way, "player_id": player_id,
-                     "room_code": room_code, "version": version, "status": "pending",
-                     "due_at": now, "attempts": 0, "created_at": now}
+                     "room_code": room_code, "version": version, "seat": seat,
+                     "status": "pending", "due_at": due_at, "attempts": 0, "created_at": now}
                     for way in ways
                     if (key := Outbox.key(kind, room_code, version, player_id, way))
                     not in taken]

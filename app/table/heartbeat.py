@@ -35,12 +35,14 @@ async def seat_connected(hall: Context, code: str, seat: int,
     """Count one more socket for the seat; returns its ledger row (None: not the seat's player)
     and the socket's chat greeting when the store read it with the count."""
     mark = hall.sockets.ticket()
+    due = hall.presence_pushes.due(code)  # closes committed before this count and its read
     counted = await hall.presence.seat_connected(code, seat, player_id)
     if counted.ledger is not None:  # this process's own tally grows once the count committed
         hall.register(code, 1)
     read = None
     if counted.room is not None and not hall.sockets.read_since(code, mark):
         read = RoomRead(hall.sockets.ticket(), *counted.room)
+    hall.presence_pushes.covered(code, due)  # the push below reads the room after them
     await hall.after_room_change(code, forget=False, read=read)
     if counted.ledger is not None and counted.votes is not False:
         await settle_votes(hall, code, votes_known=bool(counted.votes))
@@ -54,8 +56,9 @@ async def seat_disconnected(hall: Context, code: str, seat: int, player_id: str 
         return
     hall.register(code, -1)  # ... and shrinks before the count is taken back
     if await hall.presence.seat_disconnected(code, seat, player_id, row):
-        # a socket gone leaves the state as is, and nothing a held room keeps
-        await hall.after_room_change(code, state=False, forget=False)
+        # a socket gone leaves the state as is, and nothing a held room keeps; its `room`
+        # push is coalesced with the room's other connects and closes (`presence_push`)
+        hall.presence_pushes.later(code)
         await settle_votes(hall, code)
 
 

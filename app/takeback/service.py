@@ -11,15 +11,15 @@ from starlette.concurrency import run_in_threadpool
 
 from app.context import Context
 from app.core import rooms
+from app.core.asks import Ask, Outcome
 from app.core.client_ids import check_player_id
 from app.core.offers import remember
 from app.errors import ApiError
 from app.play.sockets import Client, error_frame
 from app.store.models import MoveRow, Room
 from app.takeback import judge as judging
-from app.takeback.store import Ask, AskStore, Outcome
+from app.takeback.store import AskStore
 from games import REGISTRY
-from games.protocol import replay
 
 
 async def on_ask_frame(hall: Context, client: Client, message: dict[str, Any]) -> None:
@@ -69,22 +69,23 @@ def _judge_sync(room: Room, players: int, rows: list[MoveRow], seat: int) -> jud
                          rows, seat)
 
 
+async def _judge(room: Room, seats: list[Any], rows: list[MoveRow], player_id: str
+                 ) -> tuple[int, int, str, Any]:
+    """`AskJudge`: the asker's seat, then the replay in a thread (a long game's is not free)."""
+    seat = next((s.seat for s in seats if s.player_id == player_id), None)
+    if seat is None:
+        raise ApiError(403, "not_seated", "You are watching: only seated players ask for a "
+                       "take-back.")
+    found = await run_in_threadpool(_judge_sync, room, len(seats), rows, seat)
+    return found.seat, found.back_to, found.what, found.before
+
+
 async def ask(hall: Context, code: str, player_id: str, ask_id: str, seen_version: int) -> int:
     """Ask to take back the player's last move; the room's version after (lower at once when
     only bots had to agree)."""
-
-    async def judge(room: Room, seats: list[Any], rows: list[MoveRow]
-                    ) -> tuple[int, int, str, Any]:
-        seat = next((s.seat for s in seats if s.player_id == player_id), None)
-        if seat is None:
-            raise ApiError(403, "not_seated", "You are watching: only seated players ask for a "
-                           "take-back.")
-        found = await run_in_threadpool(_judge_sync, room, len(seats), rows, seat)
-        return found.seat, found.back_to, found.what, found.before
-
     code = rooms.normalize_code(code)
     async with hall.locks.get(code):
-        done = await hall.takebacks.ask(code, player_id, ask_id, seen_version, judge)
+        done = await hall.takebacks.ask(code, player_id, ask_id, seen_version, _judge)
         _after_write(hall, code, done)
     await _tell(hall, code, done)
     return done.version
@@ -93,17 +94,10 @@ async def ask(hall: Context, code: str, player_id: str, ask_id: str, seen_versio
 async def answer(hall: Context, code: str, player_id: str, answer_id: str, seen_version: int,
                  accept: bool) -> int:
     """Accept or decline the open ask; the room's version after."""
-
-    async def rebuild(room: Room, players: int, kept: list[MoveRow]) -> Any:
-        game = REGISTRY[room.game]
-        return await run_in_threadpool(
-            replay, game, players, game.Options.model_validate(room.options), room.seed,
-            [(row.seat, row.move) for row in kept])
-
     code = rooms.normalize_code(code)
     async with hall.locks.get(code):
         done = await hall.takebacks.answer(code, player_id, answer_id, seen_version, accept,
-                                           rebuild)
+                                           _judge)
         _after_write(hall, code, done)
     await _tell(hall, code, done)
     return done.version

@@ -22,6 +22,7 @@ from games.protocol import (
     Outcome,
     State,
     clone,
+    is_legal,
     ranking_from_scores,
 )
 from games.solomons_temple import board, military
@@ -179,7 +180,7 @@ class SolomonsTemple:
             raise IllegalMove("game_over", "The game is over.")
         if seat != state["actor"]:
             raise IllegalMove("not_your_turn", f"It is Seat {state['actor'] + 1}'s move.")
-        if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
+        if not isinstance(move, dict) or not is_legal(move, self.legal_moves(state, seat)):
             raise IllegalMove("illegal_move", _why_not(state, move))
         return self.apply_legal(state, seat, move, rng)
 
@@ -308,7 +309,7 @@ class SolomonsTemple:
         (`drop_siege`), and only while the same seat stays in the same step afterwards (no
         window, phase or turn end followed). Every card played names a card of a hidden hand;
         draws, dice and shuffles are random; passes and phase ends open the next step."""
-        if move.get("type") not in UNDOABLE or move not in self.legal_moves(state, seat):
+        if move.get("type") not in UNDOABLE or not is_legal(move, self.legal_moves(state, seat)):
             return False
         after, _ = self.apply(state, seat, move, Random(0))
         return after["actor"] == seat and after["step"] == state["step"]

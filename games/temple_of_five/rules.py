@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field, model_validator
 
-from games.protocol import Event, IllegalMove, Move, Outcome, State, clone
+from games.protocol import Event, IllegalMove, Move, Outcome, State, clone, is_legal
 from games.temple_of_five import board
 from games.temple_of_five.data import (
     BOARDS,
@@ -203,7 +203,7 @@ class TempleOfFive:
         return moves
 
     def apply(self, state: State, seat: int, move: Move, rng: Random) -> tuple[State, Events]:
-        if not isinstance(move, dict) or move not in self.legal_moves(state, seat):
+        if not isinstance(move, dict) or not is_legal(move, self.legal_moves(state, seat)):
             raise _refuse("illegal_move", "that move is not legal now")
         return self.apply_legal(state, seat, move, rng)
 
@@ -357,7 +357,8 @@ class TempleOfFive:
         blessing card) and shows nothing hidden — not a bonus piece from the reserve, not a
         special tile face up, not the next tile of a bird in the hand, not the goal sides."""
         kind = move.get("type") if isinstance(move, dict) else None
-        if kind in ("bonus", "private", "pass") or move not in self.legal_moves(state, seat):
+        if kind in ("bonus", "private", "pass") or not is_legal(move,
+                                                                 self.legal_moves(state, seat)):
             return False
         if kind == "place" and ROUNDS[state["round"]][0] == 3:
             return False
@@ -595,7 +596,18 @@ def _next_turn(state: State) -> Events:
 def _has_choice(state: State, seat: int) -> bool:
     """Whether the seat's priest turn offers anything but "pass"."""
     me = state["seats"][seat]
-    return bool(_usable_chains(state, seat) or _private_moves(state, me) or _bonus_moves(me))
+    return bool(_usable_chains(state, seat) or _private_moves(state, me) or _bonus_possible(me))
+
+
+def _bonus_possible(me: dict[str, Any]) -> bool:
+    """Whether a piece of the reserve might be laid, judged on what the others see: how many
+    pieces it holds, not their sizes. Judged on the real sizes, a turn that passed by itself told
+    the others that none of its pieces fitted (issue 33); now, when a size that fits might be
+    held, the seat is asked (and may find only "pass")."""
+    if not me["reserve"]:
+        return False
+    return bool(_bonus_moves({**me, "reserve": [{"size": size, "colour": None}
+                                                for size in SHAPES]}))
 
 
 def _end_turn_if_done(state: State, seat: int) -> Events:

@@ -2,7 +2,38 @@
 // the moves grouped by what they are about, both cities (gates, armies, the Temple's pieces),
 // the cards in play and your hand. In your turn your opponent attacks your city (the book's
 // "II. Military Phase (Your opponent's turn)"); steps nobody can act in are skipped by the rules.
+// The rules skip a step only when what anyone can see shows it has nothing (issue 33); a player
+// may ask this page to pass for them when their own hand has nothing ("Pass for me").
 import { h, plural, replace } from "/static/ui.js";
+
+// Per browser, so per player (the browser keeps one identity): off until the player turns it on.
+const AUTO_PASS = "ziggurat.solomons-temple.auto-pass";
+const WAYS_OUT = ["pass", "end_military", "to_military"];
+
+function autoPassOn() { return localStorage.getItem(AUTO_PASS) === "on"; }
+
+/** The move this page sends by itself: the seat's only move when it is a way out and the player
+ * chose "Pass for me when I have nothing"; once a version. */
+function autoPass(ctx) {
+  const only = ctx.legalMoves.length === 1 ? ctx.legalMoves[0] : null;
+  if (!only || !WAYS_OUT.includes(only.type) || !autoPassOn() || ctx.pending) return;
+  if (ctx.local.autoPassed === ctx.version) return;
+  ctx.local.autoPassed = ctx.version;
+  setTimeout(() => ctx.play(only).catch(() => {}), 0);
+}
+
+function autoPassToggle(ctx) {
+  if (ctx.seat === null) return "";
+  const on = autoPassOn();
+  return h("label", { class: "st-autopass", title: "Your opponent can then tell from the speed of "
+      + "your answer that you held nothing to play there." },
+    h("input", { type: "checkbox", "data-testid": "auto-pass", checked: on, onchange: (e) => {
+      localStorage.setItem(AUTO_PASS, e.target.checked ? "on" : "off");
+      ctx.rerender();
+    } }),
+    " Pass for me when I have nothing",
+    h("span", { class: "st-autopass-note" }, " (your opponent can then tell you held nothing)"));
+}
 
 const GATES = [0, 2, 4];
 const TEMPLE = [1, 2, 3];
@@ -340,9 +371,10 @@ export default {
     const first = ctx.seat === null ? 0 : attacking ? view.turn : ctx.seat;
     const order = [first, 1 - first];
     replace(container, h("div", { class: "st-root" },
-      h("div", { class: "st-top" }, status, limit, goal, die, ask, movesPanel(view, ctx)),
+      h("div", { class: "st-top" }, status, limit, goal, die, ask, movesPanel(view, ctx), autoPassToggle(ctx)),
       h("div", { class: "st-sides" }, order.map((s) => sidePanel(view, s, ctx, last))),
       handPanel(view, ctx)));
+    if (mine) autoPass(ctx);
   },
 
   playerBadge(view, seat) {

@@ -72,6 +72,27 @@ async def test_metrics_show_a_played_game(api: Api) -> None:
         await conn.close()
 
 
+async def test_metrics_count_bot_decisions(api: Api) -> None:
+    before = await _scrape(api)
+    host = await api.player("Host")
+    code = (await api.call("POST", "/api/rooms", host["token"], 201,
+                           json={"game": "gem-pyramid", "seats": 2}))["code"]
+    await api.call("POST", f"/api/rooms/{code}/bots", host["token"],
+                   json={"seat": 1, "level": "random"})
+    conn = await api.connect(code, host["token"])
+    await api.start(code, host)
+    await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+    assert (await conn.move(conn.state["legal_moves"][0]))["type"] == "ack"
+    await conn.until(lambda c: c.state["version"] >= 2)  # the bot answered
+    after = await _scrape(api)
+    for name, labels in (("ziggurat_bot_decisions_total", {"level": "random",
+                                                           "outcome": "inline"}),
+                         ("ziggurat_moves_committed_total", {"game": "gem-pyramid",
+                                                             "source": "bot"})):
+        assert _value(after, name, **labels) > _value(before, name, **labels)
+    await conn.close()
+
+
 async def test_metrics_need_a_token(api: Api) -> None:
     anonymous = await api.http.get("/metrics")
     assert anonymous.status_code == 403 and anonymous.json()["error"]["code"] == "not_admin"

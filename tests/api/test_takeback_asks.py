@@ -8,6 +8,7 @@ import itertools
 from typing import Any
 
 from tests.api.client import Api, Conn
+from tests.server import postgres_database, running_server
 from tests.take_backs import takeable_placement
 
 _ids = itertools.count()
@@ -143,6 +144,9 @@ async def test_never_across_revealed_information(api: Api) -> None:
         assert refused["code"] == "cannot_take_back" and "Move 2" in refused["message"]
         assert "random" in refused["message"]
     assert (await _ask(watcher))["code"] == "not_seated"
+    assert (await _answer(watcher, True))["code"] == "not_seated"
+    assert (await _send(alice, "takeback_answer", accept="yes"))["code"] == "bad_message"
+    assert (await _send(alice, "takeback_ask", version="2"))["code"] == "bad_message"
     assert len(await api.call("GET", f"/api/rooms/{code}/moves")) == 2
     assert watcher.takeback is None, "a refused ask tells nobody anything"
     await _close([*conns, watcher])
@@ -176,3 +180,56 @@ async def test_bots_accept_at_once(api: Api) -> None:
                                    for n in (c.room or {}).get("admin_log") or []))
     assert conn.takeback["status"] == "done"
     await conn.close()
+
+
+async def test_an_ask_does_not_survive_a_rollback_replayed_to_its_version(api: Api) -> None:
+    """Asked at move 2; the admin rolls back to 0 and both lay other blocks: the room is at
+    version 2 again, but the ask was about moves that are gone."""
+    code, conns, watcher = await _rush_trio(api)
+    alice, bob, carol = conns
+    everyone = [*conns, watcher]
+    for version, conn in enumerate((alice, bob), start=1):
+        assert (await conn.move(conn.state["legal_moves"][0]))["type"] == "ack"
+        await _at(everyone, version)
+    assert (await _ask(alice))["type"] == "ack"
+    await carol.until(lambda c: (c.takeback or {}).get("status") == "open")
+    await api.admin("POST", f"/rooms/{code}/rollback", json={"version": 0})
+    await _at(everyone, 0)
+    for version, conn in enumerate((alice, bob), start=1):
+        assert (await conn.move(conn.state["legal_moves"][-1]))["type"] == "ack"
+        await _at(everyone, version)
+    refused = await _answer(carol, True)
+    assert refused["code"] == "no_takeback" and "changed" in refused["message"]
+    assert len(await api.call("GET", f"/api/rooms/{code}/moves")) == 2
+    await _close(everyone)
+
+
+async def test_an_ask_crosses_processes_on_postgres() -> None:
+    """Alice and Bob on one server process, Carol on another, one Postgres: Carol hears of the
+    ask and accepts on hers; the game goes back on both."""
+    with postgres_database() as url, running_server(url) as one, running_server(url) as two:
+        apis = [Api(one.url), Api(two.url)]
+        people = [await apis[0].player(name) for name in TRIO]
+        code = await apis[0].room_with("temple-rush", people)
+        conns = [await apis[n // 2].connect(code, p["token"]) for n, p in enumerate(people)]
+        await apis[0].start(code, people[0])
+        for conn in conns:
+            await conn.until(lambda c: c.state is not None and c.state["status"] == "active")
+        alice, bob, carol = conns
+        deal = _views(conns)
+        for version, conn in enumerate((alice, bob), start=1):
+            assert (await conn.move(conn.state["legal_moves"][0]))["type"] == "ack"
+            await _at(conns, version)
+        assert (await _ask(alice))["type"] == "ack"
+        await carol.until(lambda c: (c.takeback or {}).get("status") == "open")
+        assert (await _answer(bob, True))["type"] == "ack"
+        await carol.until(lambda c: c.takeback["accepted"] == [1])
+        assert (await _answer(carol, True))["version"] == 0
+        await _at(conns, 0)
+        assert _views(conns) == deal
+        await alice.until(lambda c: (c.takeback or {}).get("status") == "done")
+        await alice.until(lambda c: any("Bob and Carol agreed" in n["text"]
+                                        for n in (c.room or {}).get("admin_log") or []))
+        await _close(conns)
+        for api in apis:
+            await api.close()

@@ -22,6 +22,12 @@ LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
            "Chrome/131.0.0.0 Mobile Safari/537.36")
+NEW_ROOM = """async (game) => {
+  const token = JSON.parse(localStorage.getItem("ziggurat.player")).token;
+  const made = await fetch("/api/rooms", { method: "POST", body: JSON.stringify({ game }),
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` } });
+  if (made.status !== 201) throw new Error(await made.text());
+}"""
 CODE = re.compile(r"^[A-Z2-9]{4}-[A-Z2-9]{4}$")
 
 
@@ -106,6 +112,8 @@ def test_one_player_on_a_laptop_and_a_phone(device) -> None:
     expect(laptop.page.get_by_test_id("pyramid")).to_be_visible()
     laptop.wait_live()
     assert laptop.seat == 0
+    # And a room of Temple Rush still gathering players (made over the API, as the laptop).
+    laptop.page.evaluate(NEW_ROOM, "temple-rush")
 
     # The phone signs in with the code the laptop shows.
     code, _ = link_dialog(laptop, "link-dialog")
@@ -116,8 +124,9 @@ def test_one_player_on_a_laptop_and_a_phone(device) -> None:
 
     # "Your games" on the phone holds the game the laptop started; a move from the phone.
     games = phone.page.get_by_test_id("your-games").get_by_test_id("your-game")
-    expect(games).to_have_count(1)
+    expect(games).to_have_count(2)
     expect(games.first).to_contain_text("Lucent")
+    expect(games.nth(1)).to_contain_text("waiting for players")
     shot(phone, "your-games")
     games.first.get_by_role("button").click()
     expect(phone.page.get_by_test_id("pyramid")).to_be_visible()
@@ -128,7 +137,7 @@ def test_one_player_on_a_laptop_and_a_phone(device) -> None:
 
     # The laptop's lobby lists it too; its devices list has both, and signs the phone out.
     laptop.page.goto(f"{laptop.base}/")
-    expect(laptop.page.get_by_test_id("your-game")).to_have_count(1)
+    expect(laptop.page.get_by_test_id("your-game")).to_have_count(2)
     shot(laptop, "your-games")
     open_menu(laptop, "my-devices")
     rows = laptop.page.get_by_test_id("device")
@@ -149,7 +158,7 @@ def test_one_player_on_a_laptop_and_a_phone(device) -> None:
     phone.page.goto(url)
     phone.page.get_by_test_id("use-link").click()
     expect(phone.page.get_by_test_id("my-name")).to_have_text("Lena")
-    expect(phone.page.get_by_test_id("your-game")).to_have_count(1)
+    expect(phone.page.get_by_test_id("your-game")).to_have_count(2)
     link_dialog(phone, "link-dialog")
     open_menu(phone, "my-devices")
     expect(phone.page.get_by_test_id("device")).to_have_count(2)
@@ -170,7 +179,7 @@ def test_one_player_on_a_laptop_and_a_phone(device) -> None:
     fresh.page.goto(f"{fresh.base}/")
     fresh.page.get_by_test_id("passkey-sign-in").click()
     expect(fresh.page.get_by_test_id("my-name")).to_have_text("Lena")
-    expect(fresh.page.get_by_test_id("your-game")).to_have_count(1)
+    expect(fresh.page.get_by_test_id("your-game")).to_have_count(2)
     used = fresh_cdp.send("WebAuthn.getCredentials", {"authenticatorId": fresh_authenticator})
     assert used["credentials"][0]["signCount"] >= 1
 

@@ -74,7 +74,8 @@ def test_your_turn_by_mail_opens_the_room_on_another_device(
     checked.goto(confirm)
     expect(checked.locator("h1")).to_have_text("Address confirmed")
     checked.close()
-    cy.page.close()  # Cy closes the tab
+    cy.page.close()  # Cy closes the tab, and Ann's page sees Cy go
+    expect(ann.page.locator("[data-testid=player][data-seat='1'] .dot.open")).to_have_count(0)
 
     ann.play_one_gem()
     mail = _mail(mailbox, "Your turn")

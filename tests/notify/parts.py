@@ -237,8 +237,19 @@ async def guest_moves(api: Api, code: str, guest: dict[str, Any]) -> int:
     await conn.until(lambda c: c.state is not None and bool(c.state["legal_moves"]))
     reply = await conn.move(conn.state["legal_moves"][0])
     assert reply["type"] == "ack", reply
+    seat = conn.state["seat"]
     await conn.close()
+    await gone(api, code, seat)
     return reply["version"]
+
+
+async def gone(api: Api, code: str, seat: int) -> None:
+    """Once the server counts the seat's socket closed (a notification judged before then
+    would find the player still looking)."""
+    deadline = time.monotonic() + WAIT
+    while (await api.call("GET", f"/api/rooms/{code}"))["seats"][seat]["connected"]:
+        assert time.monotonic() < deadline, "the server never saw the socket close"
+        await asyncio.sleep(0.05)
 
 
 async def host_moves(conn: Conn) -> int:

@@ -85,7 +85,12 @@ async def test_your_turn_after_verification_and_unsubscribe(
     assert first < version
     # One click on the unsubscribe link, no sign-in: no more mail, no more rows.
     unsubscribe = next(u for u in links(mail) if "/unsubscribe/" in u)
-    assert (await api.http.get(unsubscribe)).status_code == 200
+    assert mail["List-Unsubscribe"] == f"<{unsubscribe}>"
+    # The mail client's one-click button (RFC 8058): a POST, no cookie, no token.
+    one_click = await api.http.post(unsubscribe, content="List-Unsubscribe=One-Click",
+                                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert one_click.status_code == 200
+    assert (await api.http.get(unsubscribe)).status_code == 200  # the same answer again
     assert (await api.call("GET", "/api/players/me/notifications", guest["token"]))[
         "email"] is None
     await guest_moves(api, code, guest)
@@ -214,3 +219,17 @@ async def test_mail_caps_per_address_and_per_player(mailbox: Mailbox) -> None:
             row = await settled(url, row.id)
             assert row.status == ("sent" if n == 0 else "dropped"), row
         await api.close()
+
+
+async def test_the_first_turn_of_a_game_is_told_too(api: Api, served: tuple[Server, str],
+                                                    mailbox: Mailbox) -> None:
+    """Temple of Five opens with every seat to act: the guest away is told at the start."""
+    host, guest = await api.player("Host"), await api.player("Guest")
+    address = _address("first", served)
+    await verified(api, guest, address, mailbox)
+    code, conn = await turn_based_pair(api, host, guest, game="temple-of-five")
+    [mail] = await mailbox.wait_for(address, "Your turn in Temple of Five")
+    assert f"/r/{code}" in text_of(mail)
+    [row] = await outbox(served[1], room_code=code, kind="your_turn")
+    assert (row.version, row.seat, row.player_id) == (0, 1, guest["id"])
+    await conn.close()

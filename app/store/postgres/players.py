@@ -31,9 +31,13 @@ class Tokens:
 
     def __init__(self) -> None:
         self._players: OrderedDict[str, Player] = OrderedDict()
+        # Devices signed out lately: a read that was under way when one was signed out must not
+        # put its player back here (its token would pass in this process until let go).
+        self._signed_out: OrderedDict[str, None] = OrderedDict()
 
     def remember(self, player: Player) -> None:
-        keep(self._players, player.token_hash, player, HELD)
+        if player.device_id not in self._signed_out:
+            keep(self._players, player.token_hash, player, HELD)
 
     def held(self, token_hash: str, ttl: timedelta | None) -> Player | None:
         """The player remembered for `token_hash` if their token has not expired by what is
@@ -47,6 +51,7 @@ class Tokens:
     def forget_device(self, device_id: str) -> None:
         """The device was signed out (here or in another process): its token is read again,
         and refused."""
+        keep(self._signed_out, device_id, None, HELD)
         for token_hash in [h for h, p in self._players.items() if p.device_id == device_id]:
             del self._players[token_hash]
 

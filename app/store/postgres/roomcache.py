@@ -57,6 +57,7 @@ class CachedRoom:
     last_move_at: datetime | None
     timed_out: int | None  # the seat whose clock made this version (see Snapshot)
     pace: str | None = None  # app.core.pace
+
     @classmethod
     def from_row(cls, code: str, row: asyncpg.Record,
                  seats: dict[int, tuple[str | None, str | None]]) -> CachedRoom:
