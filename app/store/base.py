@@ -1,4 +1,6 @@
-"""The storage seam: everything the server stores and reads, behind one interface.
+"""The storage seam: everything the server stores and reads, behind narrow doors by capability
+(`PlayerStore`, `RoomStore`, `MoveStore`, `ChatStore`, `PresenceStore`, `AdminStore`,
+`StoreLife`; `Store` joins them for the Hall). A service is typed against the door it uses.
 
 Chosen once at start (`app.store.choice.open_store`): `PostgresStore` (app/store/postgres/) for
 production, several processes, the fast path; `SqliteStore` (app/store/sqlite.py) for one
