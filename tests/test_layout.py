@@ -212,3 +212,16 @@ def test_the_store_imports_nothing_above_it() -> None:
     """One direction: app/store and app/core import nothing from the services, the routes or the
     capability packages; what the store needs of the table's rules lives in app/core."""
     assert upward_imports(import_graph(), ("app.store", "app.core")) == []
+
+
+def store_reach(graph: dict[str, set[str]]) -> list[str]:
+    """What app/core takes from app/store beyond the row types: nothing, so the rules stay plain."""
+    return sorted(f"{name} -> {target}" for name, targets in graph.items()
+                  if name.startswith("app.core.") for target in targets
+                  if target.startswith("app.store") and target != "app.store.models")
+
+
+def test_core_takes_only_the_row_types_from_the_store() -> None:
+    assert store_reach({"app.core.rooms": {"app.store.orm", "app.store.models"}}) == \
+        ["app.core.rooms -> app.store.orm"]
+    assert store_reach(import_graph()) == []
