@@ -33,7 +33,7 @@ def _hall(seconds: float) -> Any:
     async def after_room_change(code: str, **_: Any) -> None:
         pushes.append(code)
 
-    hall = SimpleNamespace(store=_Store(), sockets=RoomSockets(), register=lambda *_: None,
+    hall = SimpleNamespace(presence=_Store(), sockets=RoomSockets(), register=lambda *_: None,
                            after_room_change=after_room_change, pushes=pushes)
     hall.presence_pushes = LaterPushes(seconds, lambda code: after_room_change(code))
     return hall
