@@ -93,6 +93,7 @@ class LearnPage {
       options: step.options || {},
       events: step.events || [],
       pending: this.pending,
+      tutorial: true,
       local: this.local,
       rerender: () => this.drawBoard(),
       name: (s) => this.names(s),
