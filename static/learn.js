@@ -37,7 +37,7 @@ class LearnPage {
         gameInfo(this.gameId), loadRenderer(this.gameId), api("GET", `/api/learn/${encodeURIComponent(this.gameId)}/steps/0`)]);
     } catch (err) {
       replace(this.root, topbar(me(), null), h("main", { class: "lobby" }, h("section", { class: "card hero", "data-testid": "not-found" },
-        h("h1", {}, "No such tutorial"), h("p", {}, err.message),
+        h("h1", {}, err.code === "tutorial_unavailable" ? "Tutorial out of order" : "No such tutorial"), h("p", {}, err.message),
         h("button", { class: "btn primary", onclick: () => navigate("/") }, "Go to the lobby"))));
       return;
     }
@@ -93,6 +93,7 @@ class LearnPage {
       options: step.options || {},
       events: step.events || [],
       pending: this.pending,
+      tutorial: true,
       local: this.local,
       rerender: () => this.drawBoard(),
       name: (s) => this.names(s),

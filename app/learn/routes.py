@@ -6,6 +6,9 @@ the tutorial's data through the rule module (`tutorials.points_of`).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
@@ -19,6 +22,22 @@ from games.protocol import Game
 
 router = APIRouter(prefix="/api")
 StepNo = Annotated[int, Path(ge=0, le=99)]
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def rules_answer(game_id: str) -> Iterator[None]:
+    """A rule module's exception while a tutorial is served (a script the rules have come to
+    refuse, a bug in the rules) answers 503 `tutorial_unavailable`, never a 500: the learner
+    reads that this tutorial is out of order, the log keeps the traceback."""
+    try:
+        yield
+    except ApiError:
+        raise
+    except Exception:
+        log.exception("the %s tutorial failed in its rule module", game_id)
+        raise ApiError(503, "tutorial_unavailable", "This tutorial does not fit its game's rules "
+                       "just now; try the tutorial of another game.") from None
 
 
 def _tutorial(game_id: str) -> tuple[Game, Tutorial]:
@@ -57,7 +76,8 @@ def step_payload(game_id: str, n: int) -> dict[str, Any]:
 @router.get("/learn/{game_id}/steps/{n}")
 async def get_step(game_id: str, n: StepNo) -> dict[str, Any]:
     """The board and the words of step n."""
-    return step_payload(game_id, n)
+    with rules_answer(game_id):
+        return step_payload(game_id, n)
 
 
 @router.post("/learn/{game_id}/steps/{n}/try")
@@ -65,15 +85,16 @@ async def try_move(game_id: str, n: StepNo,
                    move: Annotated[dict[str, Any], Body(embed=True)]) -> dict[str, Any]:
     """Judge the learner's move at step n: `right` (and the next step), `wrong` (a legal move,
     but not the one this step teaches, and why) or `illegal` (the rules' reason)."""
-    game, tutorial = _tutorial(game_id)
-    if n >= len(tutorial.steps):
-        raise ApiError(404, "no_step", f"This tutorial has {len(tutorial.steps)} steps.")
-    step = tutorial.steps[n]
-    result, message = judge(game, tutorial, points_of(game_id)[n], step, move)
-    answer: dict[str, Any] = {"result": result, "message": message}
-    if result == "right":
-        answer["next"] = step_payload(game_id, n + 1)
-    return answer
+    with rules_answer(game_id):
+        game, tutorial = _tutorial(game_id)
+        if n >= len(tutorial.steps):
+            raise ApiError(404, "no_step", f"This tutorial has {len(tutorial.steps)} steps.")
+        step = tutorial.steps[n]
+        result, message = judge(game, tutorial, points_of(game_id)[n], step, move)
+        answer: dict[str, Any] = {"result": result, "message": message}
+        if result == "right":
+            answer["next"] = step_payload(game_id, n + 1)
+        return answer
 
 
 @router.post("/rooms/{code}/hint")

@@ -96,10 +96,14 @@ def points_of(game_id: str) -> tuple[Point, ...]:
     for scripted in tutorial.opening:
         point = play(game, tutorial, point, scripted.seat, scripted.move)
     points = [point]
-    for step in tutorial.steps:
-        point = play(game, tutorial, point, tutorial.learner, step.expect)
-        for scripted in step.then:
-            point = play(game, tutorial, point, scripted.seat, scripted.move)
+    for n, step in enumerate(tutorial.steps):
+        try:
+            point = play(game, tutorial, point, tutorial.learner, step.expect)
+            for scripted in step.then:
+                point = play(game, tutorial, point, scripted.seat, scripted.move)
+        except Exception as exc:  # the log says where the script and the rules part ways
+            exc.add_note(f"the {game_id} tutorial's step {n + 1}")
+            raise
         points.append(point)
     return tuple(points)
 

@@ -16,14 +16,14 @@ function autoPassOn() { return localStorage.getItem(AUTO_PASS) === "on"; }
  * chose "Pass for me when I have nothing"; once a version. */
 function autoPass(ctx) {
   const only = ctx.legalMoves.length === 1 ? ctx.legalMoves[0] : null;
-  if (!only || !WAYS_OUT.includes(only.type) || !autoPassOn() || ctx.pending) return;
+  if (!only || !WAYS_OUT.includes(only.type) || !autoPassOn() || ctx.pending || ctx.tutorial) return;
   if (ctx.local.autoPassed === ctx.version) return;
   ctx.local.autoPassed = ctx.version;
   setTimeout(() => ctx.play(only).catch(() => {}), 0);
 }
 
 function autoPassToggle(ctx) {
-  if (ctx.seat === null) return "";
+  if (ctx.seat === null || ctx.tutorial) return "";  // a tutorial's every step is the learner's
   const on = autoPassOn();
   return h("label", { class: "st-autopass", title: "Your opponent can then tell from the speed of "
       + "your answer that you held nothing to play there." },

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from app.learn.hints import _reason
+from app.learn.hints import _public_texts, _reason
 from app.learn.tutorials import points_of, tutorial_of
+from games import REGISTRY
+from games.protocol import match_rng
 
 
 def words(game_id: str, n: int) -> str:
@@ -24,7 +26,13 @@ def test_what_the_seat_would_only_see_by_moving_stays_untold() -> None:
 
 
 def test_a_roll_of_chance_is_not_foretold() -> None:
-    # Ending Phase I rolls the Prophet die.
+    # Ending Phase I rolls the learner's Prophet die: a public line, but chance wrote it.
+    game, tutorial = REGISTRY["solomons-temple"], tutorial_of("solomons-temple")
+    assert tutorial is not None
+    state, move = points_of("solomons-temple")[0].state, tutorial.steps[0].expect
+    _, events = game.apply(state, tutorial.learner, move, match_rng("any", 1))
+    assert any("Prophet die" in event.text for event in events if event.to is None)
+    assert _public_texts(game, state, tutorial.learner, move, "one world") == []
     assert "Prophet die" not in words("solomons-temple", 0)
 
 
