@@ -50,14 +50,19 @@ async def on_undo_frame(hall: Context, client: Client, message: dict[str, Any]) 
                            "new, or your turn has ended.")
         made = await take_back(hall, client.room, client.player_id, undo_id, version)
     except ApiError as exc:
-        client.send(error_frame(exc.code, exc.message,
-                                raw_id if isinstance(raw_id, str) else None))
-        if exc.code == "stale":
-            snap = await hall.load_snapshot(client.room)
-            if snap is not None:
-                hall.push(snap, force=True, only=client)
+        await refuse_frame(hall, client, exc, raw_id)
         return
     client.send({"type": "ack", "id": undo_id, "version": made})
+
+
+async def refuse_frame(hall: Context, client: Client, exc: ApiError, raw_id: object) -> None:
+    """Answer a refused take-back frame (undo, ask, answer) with its error; a `stale` one also
+    gets the room as it is now, so its page catches up before it tries again."""
+    client.send(error_frame(exc.code, exc.message, raw_id if isinstance(raw_id, str) else None))
+    if exc.code == "stale":
+        snap = await hall.load_snapshot(client.room)
+        if snap is not None:
+            hall.push(snap, force=True, only=client)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from app.core.client_ids import check_player_id
 from app.core.offers import remember
 from app.errors import ApiError
 from app.play.sockets import Client, error_frame
+from app.play.undo import refuse_frame
 from app.store.models import MoveRow, Room
 from app.takeback import judge as judging
 from app.takeback.store import AskStore
@@ -53,12 +54,7 @@ async def _frame(hall: Context, client: Client, message: dict[str, Any], act: An
                            "or answer a take-back.")
         made = await act(frame_id, version)
     except ApiError as exc:
-        client.send(error_frame(exc.code, exc.message,
-                                raw_id if isinstance(raw_id, str) else None))
-        if exc.code == "stale":
-            snap = await hall.load_snapshot(client.room)
-            if snap is not None:
-                hall.push(snap, force=True, only=client)
+        await refuse_frame(hall, client, exc, raw_id)
         return
     client.send({"type": "ack", "id": frame_id, "version": made})
 
