@@ -515,7 +515,10 @@ class RoomPage {
       h("span", { class: "room-game-title" }, this.game.title), codeChip,
       this.seriesEl = h("span", { class: "series-chip", "data-testid": "series-score", hidden: true }),
       h("span", { class: "topbar-break", "aria-hidden": "true" }), // phones: the second line starts here
-      rulesButton(this.room.game), this.signals.el, this.connEl);
+      // A phone shows the icon alone (the word stays the button's name): two header lines at most.
+      rulesButton(this.room.game, [h("span", { "aria-hidden": "true" }, "?"),
+                                   h("span", { class: "signal-text" }, " Rules")]),
+      this.signals.el, this.connEl);
     this.topEl = this.topbar();
     replace(this.root,
       this.topEl,

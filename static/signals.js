@@ -32,7 +32,8 @@ export class TurnSignals {
                                                ? "Notifications are blocked for this site in the browser's settings"
                                                : "A notification when it is your turn and this tab is hidden",
                                              onclick: () => this.toggleNotify() },
-      "Alerts", h("span", { class: "signal-text" }, this.notify ? " on" : " off")) : null;
+      h("span", { class: "signal-icon", "aria-hidden": "true" }, "⚑"),
+      h("span", { class: "signal-text" }, "Alerts", this.notify ? " on" : " off")) : null;
     this.el.replaceChildren(sound, ...(notify ? [notify] : []));
   }
 

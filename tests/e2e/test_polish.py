@@ -32,7 +32,8 @@ UNCOVERED = """(el) => { const r = el.getBoundingClientRect();
 
 
 def play_out_against_a_bot(client: Client) -> None:
-    """Play the legal moves one by one (first offered) until the game ends."""
+    """Play the legal moves one by one (first offered) until the game ends; between my moves,
+    wait for the bot (however slow the machine) rather than count polls."""
     for _ in range(300):
         state = client.state()
         if state["status"] != "active":
@@ -45,7 +46,10 @@ def play_out_against_a_bot(client: Client) -> None:
                 "v => window.ziggurat.state.version > v && !window.ziggurat.page.pending.size",
                 arg=version)
         else:
-            client.page.wait_for_timeout(100)
+            client.page.wait_for_function(
+                """seat => { const s = window.ziggurat.state; return s.status !== "active"
+                  || (s.to_act.includes(seat) && s.legal_moves.length > 0); }""",
+                arg=client.seat, timeout=60_000)
     raise AssertionError("the game did not end")
 
 

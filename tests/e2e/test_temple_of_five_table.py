@@ -165,6 +165,9 @@ def placed_a_priest(player: Client, state: dict) -> bool:
     placed = [p for p in priests if p is not None]
     best = max(placed.count(p) for p in placed)
     leader = next(p for p in placed if placed.count(p) == best)
+    # Each priest walks onto its cell (static/motion.js, ~320 ms): measure where it stops.
+    page.wait_for_function("""() => !document.getAnimations()
+      .some((a) => a.effect && a.effect.target && a.effect.target.matches('[data-piece]'))""")
     for cell in move["cells"]:
         box = page.get_by_test_id(f"tof-cell-{move['card']}-{cell}")
         expect(box).to_have_attribute("data-priest", str(seat))
