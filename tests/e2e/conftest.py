@@ -42,11 +42,16 @@ def open_client(browser: Browser, server: Server) -> Iterator:
     contexts = []
 
     def make(label: str, phone: bool = False) -> Client:
+        # Pieces hold still here: these tests click as fast as a script can, and a click aimed
+        # at a piece still sliding lands beside it. The motion itself is checked, with its own
+        # contexts, by tests/e2e/test_motion.py.
         if phone:
             context = browser.new_context(viewport={"width": 390, "height": 844},
-                                          device_scale_factor=2, is_mobile=True, has_touch=True)
+                                          device_scale_factor=2, is_mobile=True, has_touch=True,
+                                          reduced_motion="reduce")
         else:
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                          reduced_motion="reduce")
         context.set_default_timeout(15_000)
         contexts.append(context)
         page: Page = context.new_page()

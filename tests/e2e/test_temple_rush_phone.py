@@ -80,6 +80,7 @@ def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) ->
     fan.page.get_by_test_id("chat-input").fill("nice temple!")
     fan.page.get_by_test_id("chat-send").click()
     # Back at the board, the chat's lines out of sight: the button is how to reach them.
+    me.page.bring_to_front()  # the fan's page opened last; an occluded page draws nothing
     me.page.evaluate("window.scrollTo(0, 0)")
     expect(me.page.get_by_test_id("chat-list")).not_to_be_in_viewport()
     fab = me.page.get_by_test_id("chat-fab")
