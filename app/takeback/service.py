@@ -132,7 +132,11 @@ async def relay(hall: Context, code: str) -> None:
 
 
 async def greet(hall: Context, client: Client) -> None:
-    """A seated socket that connects while an ask is open hears of it."""
+    """A seated socket that connects while an ask is open hears of it. A socket whose state
+    shows no move yet, or a game not in play, can have none open: no read then (a room's
+    set-up greets two sockets; an ask made later is broadcast to them)."""
+    if client.sent is not None and (client.sent[0] == 0 or client.sent[1] != "active"):
+        return
     try:
         ask, version = await hall.takebacks.latest(client.room)
     except ApiError:  # the room is gone: its socket closes anyway
