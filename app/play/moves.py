@@ -67,15 +67,21 @@ async def on_move_frame(hall: Context, client: Client, message: dict[str, Any]) 
                                  move_id, version, move)
     except ApiError as exc:
         MOVES_REFUSED.labels(exc.code).inc()
-        client.send(error_frame(exc.code, exc.message,
-                                raw_id if isinstance(raw_id, str) else None))
-        if exc.code == "stale":  # the mover gets the state it missed, even at its version
-            snap = await hall.load_snapshot(client.room)
-            if snap is not None:
-                hall.push(snap, force=True, only=client)
+        await refuse_frame(hall, client, exc, raw_id)
         return
     client.send({"type": "ack", "id": move_id, "version": made})
     MOVE_ACK_SECONDS.observe(time.perf_counter() - began)
+
+
+async def refuse_frame(hall: Context, client: Client, exc: ApiError, raw_id: object) -> None:
+    """Answer a refused frame (a move, an undo, a take-back ask or answer) with its error; a
+    `stale` one also gets the room as it is now, even at its version, so its page catches up
+    before it tries again."""
+    client.send(error_frame(exc.code, exc.message, raw_id if isinstance(raw_id, str) else None))
+    if exc.code == "stale":
+        snap = await hall.load_snapshot(client.room)
+        if snap is not None:
+            hall.push(snap, force=True, only=client)
 
 
 def _move_fields(message: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:

@@ -25,7 +25,8 @@ from app.core import rooms
 from app.core.client_ids import PLATFORM_PREFIX, check_player_id
 from app.core.offers import may_take_back, refused_at_once, remember
 from app.errors import ApiError
-from app.play.sockets import Client, error_frame
+from app.play.moves import refuse_frame
+from app.play.sockets import Client
 from app.store.models import MoveRow, Room
 from games import REGISTRY, Game
 from games.protocol import State, match_rng, replay
@@ -53,16 +54,6 @@ async def on_undo_frame(hall: Context, client: Client, message: dict[str, Any]) 
         await refuse_frame(hall, client, exc, raw_id)
         return
     client.send({"type": "ack", "id": undo_id, "version": made})
-
-
-async def refuse_frame(hall: Context, client: Client, exc: ApiError, raw_id: object) -> None:
-    """Answer a refused take-back frame (undo, ask, answer) with its error; a `stale` one also
-    gets the room as it is now, so its page catches up before it tries again."""
-    client.send(error_frame(exc.code, exc.message, raw_id if isinstance(raw_id, str) else None))
-    if exc.code == "stale":
-        snap = await hall.load_snapshot(client.room)
-        if snap is not None:
-            hall.push(snap, force=True, only=client)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ from app.core.asks import Ask, Outcome
 from app.core.client_ids import check_player_id
 from app.core.offers import remember
 from app.errors import ApiError
+from app.play.moves import refuse_frame
 from app.play.sockets import Client, error_frame
-from app.play.undo import refuse_frame
 from app.store.models import MoveRow, Room
 from app.takeback import judge as judging
 from app.takeback.store import AskStore
