@@ -30,13 +30,6 @@ from tests.notify.parts import (
 from tests.server import Server, database
 
 
-@pytest.fixture(scope="module")
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox().start()
-    yield box
-    box.stop()
-
-
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def served(request: pytest.FixtureRequest, mailbox: Mailbox) -> Iterator[tuple[Server, str]]:
     with database(request.param) as url, started(server_for(url, mailbox)) as server:

@@ -8,9 +8,6 @@ import asyncio
 import signal
 import threading
 import time
-from collections.abc import Iterator
-
-import pytest
 
 from tests.api.client import Api
 from tests.notify.parts import (
@@ -26,13 +23,6 @@ from tests.notify.parts import (
     verified,
 )
 from tests.server import Server, postgres_database
-
-
-@pytest.fixture(scope="module")
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox().start()
-    yield box
-    box.stop()
 
 
 def _kill(server: Server) -> None:
