@@ -67,40 +67,51 @@ async def rate_on_sqlite(conn: AsyncConnection, ends: GameEnd, code: str, game: 
     await conn.execute(insert(RESULTS), _rows(code, game, placings, priors, after, now))
 
 
-_PG_SEATS = """
-SELECT s.seat, s.player_id, s.bot, s.replaced_id,
-       (SELECT h.player_id FROM handovers h WHERE h.room_code = s.room_code AND h.seat = s.seat
-        ORDER BY h.id LIMIT 1)
-FROM seats s WHERE s.room_code = $1 ORDER BY s.seat"""
-_PG_ENSURE = """
-INSERT INTO ratings (rater, game, mu, sigma)
-SELECT r, $2, $3, $4 FROM unnest($1::text[]) AS r ORDER BY r ON CONFLICT DO NOTHING"""
+# The seats as the game ends, for the move's own statement (`RoomCache`'s `_WRITE_LAST`):
+# `{code}` is the statement's expression for the room code.
+PG_END_SEATS = """(SELECT json_agg(json_build_array(s.seat, s.player_id, s.bot, s.replaced_id,
+    (SELECT h.player_id FROM handovers h WHERE h.room_code = s.room_code AND h.seat = s.seat
+     ORDER BY h.id LIMIT 1)) ORDER BY s.seat)
+  FROM seats s WHERE s.room_code = {code})"""
+# The raters' ratings, made if new and locked (the upsert locks the row it inserts or finds, in
+# the raters' sorted order, and reads its latest committed version): one round trip.
 _PG_PRIORS = """
-SELECT rater, mu, sigma FROM ratings WHERE game = $2 AND rater = ANY($1::text[])
-ORDER BY rater FOR UPDATE"""
+INSERT INTO ratings (rater, game, mu, sigma)
+SELECT r, $2, $3, $4 FROM unnest($1::text[]) AS r ORDER BY r
+ON CONFLICT (rater, game) DO UPDATE SET mu = ratings.mu
+RETURNING rater, mu, sigma"""
+# The ratings after the game and its results, one statement.
 _PG_RATE = """
-UPDATE ratings SET mu = u.mu, sigma = u.sigma
-FROM unnest($1::text[], $3::float8[], $4::float8[]) AS u(rater, mu, sigma)
-WHERE ratings.game = $2 AND ratings.rater = u.rater"""
-_PG_RESULT = """
+WITH rated AS (
+  UPDATE ratings SET mu = u.mu, sigma = u.sigma
+  FROM unnest($1::text[], $3::float8[], $4::float8[]) AS u(rater, mu, sigma)
+  WHERE ratings.game = $2 AND ratings.rater = u.rater
+)
 INSERT INTO results (room_code, game, seat, rater, player_id, rank, won, standin, mu_before,
                      sigma_before, mu_after, sigma_after, at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"""
+SELECT $5, $2, r.seat, r.rater, r.player_id, r.rank, r.won, r.standin, r.mu_before,
+       r.sigma_before, r.mu_after, r.sigma_after, $6
+FROM unnest($7::int[], $8::text[], $9::text[], $10::int[], $11::bool[], $12::bool[],
+            $13::float8[], $14::float8[], $15::float8[], $16::float8[]) WITH ORDINALITY
+  AS r(seat, rater, player_id, rank, won, standin, mu_before, sigma_before, mu_after, sigma_after,
+       n)
+ORDER BY r.n"""
+_RESULT_COLUMNS = ("seat", "rater", "player_id", "rank", "won", "standin", "mu_before",
+                   "sigma_before", "mu_after", "sigma_after")
 
 
 async def rate_on_postgres(conn: asyncpg.Connection, ends: GameEnd, code: str, game: str,
-                           state: Any, now: datetime) -> None:
-    """In the transaction of the Postgres move that ended the game (the room row locked)."""
-    seats = [EndSeat(*row) for row in await conn.fetch(_PG_SEATS, code)]
+                           state: Any, seats: Sequence[EndSeat], now: datetime) -> None:
+    """In the transaction of the Postgres move that ended the game (the room row locked), with
+    the seats that move's statement read (`PG_END_SEATS`): two more statements."""
     placings = ends.placings(game, state, seats)
     if not placings:
         return
     raters = sorted({p.rater for p in placings})
-    await conn.execute(_PG_ENSURE, raters, game, *ends.start)
     priors = {r["rater"]: (r["mu"], r["sigma"])
-              for r in await conn.fetch(_PG_PRIORS, raters, game)}
+              for r in await conn.fetch(_PG_PRIORS, raters, game, *ends.start)}
     after = ends.rate([(p.rater, p.rank) for p in placings], priors)
+    rows = _rows(code, game, placings, priors, after, now)
     await conn.execute(_PG_RATE, raters, game, [after[r][0] for r in raters],
-                       [after[r][1] for r in raters])
-    await conn.executemany(_PG_RESULT, [tuple(row.values()) for row in
-                                        _rows(code, game, placings, priors, after, now)])
+                       [after[r][1] for r in raters], code, now,
+                       *([row[k] for row in rows] for k in _RESULT_COLUMNS))

@@ -28,12 +28,12 @@ import orjson
 from app.core.movelog import mover_via
 from app.core.seat_clocks import CLOCK_ID_PREFIX
 from app.recent import keep
-from app.store.base import GameEnd
+from app.store.base import EndSeat, GameEnd
 from app.store.hub import CHANNEL
 from app.store.outbox import NOTICES_CTE, notice_args
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
-from app.store.results import rate_on_postgres
+from app.store.results import PG_END_SEATS, rate_on_postgres
 from app.store.snapshots import TAIL, catch_up, writes_state
 
 
@@ -125,6 +125,12 @@ FROM r"""
 # outbox rows ($16-$18: `app.store.outbox`) in its transaction. Never batched: such moves are
 # rare, and the batch statement stays as it is.
 _WRITE_TOLD = _WRITE.replace("), counted AS (", "), " + NOTICES_CTE + "counted AS (", 1)
+
+# The move that ends a game: the same statement, also reading the seats as the game ends (for
+# its results and ratings, `app.store.results`), each with the statement's `told` variant.
+_END_SEATS = ", " + PG_END_SEATS.format(code="$1") + " AS seats\nFROM r"
+_WRITE_LAST = _WRITE.removesuffix("\nFROM r") + _END_SEATS
+_WRITE_TOLD_LAST = _WRITE_TOLD.removesuffix("\nFROM r") + _END_SEATS
 
 _EARLIER = """
 SELECT m.version FROM moves m
@@ -246,15 +252,18 @@ class RoomCache:
     async def _write_last(self, args: tuple[Any, ...], ends: GameEnd, game: str, state: Any,
                           now: datetime, notices: Sequence[Any]) -> int | None:
         """The move that ends a game (with its outbox rows), and its results and ratings, in
-        one transaction (not batched: it needs more statements than the group's one)."""
+        one transaction (not batched: it needs more statements than the group's one). The
+        move's statement reads the seats too: the transaction is four round trips and its
+        commit."""
         async with self.pool.acquire() as conn, conn.transaction():
             if notices:
-                row = await conn.fetchrow(_WRITE_TOLD, *args, *notice_args(notices))
+                row = await conn.fetchrow(_WRITE_TOLD_LAST, *args, *notice_args(notices))
             else:
-                row = await conn.fetchrow(_WRITE, *args)
+                row = await conn.fetchrow(_WRITE_LAST, *args)
             if row is None:
                 return None
-            await rate_on_postgres(conn, ends, args[0], game, state, now)
+            seats = [EndSeat(*seat) for seat in row["seats"] or ()]
+            await rate_on_postgres(conn, ends, args[0], game, state, seats, now)
             return row["xmin"]
 
     async def earlier(self, code: str, client_id: str, seat: int | None,
