@@ -47,7 +47,7 @@ async def one_room(http: httpx.AsyncClient, ws_url: str, play: bool) -> int:
     code = (await http.post("/api/rooms", headers=auth[0], json={
         "game": "gem-pyramid", "seats": 2, "private": True})).json()["code"]
     await http.post(f"/api/rooms/{code}/join", headers=auth[1], json={})
-    sockets = [await websockets.connect(f"{ws_url}/api/rooms/{code}/ws?token={t}",
+    sockets = [await websockets.connect(f"{ws_url}/api/rooms/{code}/ws?token={t}", open_timeout=120,
                                         compression=None) for t in tokens]
     await http.post(f"/api/rooms/{code}/start", headers=auth[0], json={})
     states = [await _state(ws, lambda m: m["status"] == "active") for ws in sockets]
@@ -73,7 +73,8 @@ async def run(pid: int, url: str, rooms: int, at_once: int, play: bool) -> None:
         async with slots:
             return await one_room(http, ws_url, play)
 
-    async with httpx.AsyncClient(base_url=url, limits=httpx.Limits(max_connections=at_once)) \
+    async with httpx.AsyncClient(base_url=url, timeout=120,  # a server under valgrind is slow
+                                 limits=httpx.Limits(max_connections=at_once)) \
             as http:
         (user0, sys0), started = cpu_seconds(pid), time.perf_counter()
         moves = sum(await asyncio.gather(*(slot(http) for _ in range(rooms))))
