@@ -6,7 +6,9 @@
 # Starts the server under callgrind on an emptied database ($DATABASE_URL, default: the bench
 # cluster compare.sh starts, postgresql+asyncpg://postgres@127.0.0.1:55432/bench), runs WARM
 # rooms, zeroes the counters, runs ROOMS rooms (bench/setup_load.py), and prints the total / all
-# rooms run since the zero. Compare two commits by running it in each checkout.
+# rooms run since the zero. Compare two commits by running it in each checkout. AT_ONCE=1 sets
+# rooms up one at a time: the group commit then never batches, so two runs differ only by the
+# games dealt (at 10 at once, batch sizes follow the timing, and so do the instructions).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -24,7 +26,8 @@ trap 'kill $pid 2>/dev/null || true' EXIT
 until curl -sf "127.0.0.1:$PORT/api/health" >/dev/null; do
   kill -0 $pid 2>/dev/null || { cat "$OUT/server.log"; exit 1; }; sleep 2
 done
-load=(.venv/bin/python -m bench.setup_load --pid "$pid" --url "http://127.0.0.1:$PORT")
+load=(.venv/bin/python -m bench.setup_load --pid "$pid" --url "http://127.0.0.1:$PORT"
+      --at-once "${AT_ONCE:-10}")
 [ "${PLAY:-0}" = 1 ] && load+=(--play)
 "${load[@]}" --rooms "$WARM" >/dev/null
 callgrind_control -z "$pid" >/dev/null 2>&1
