@@ -14,14 +14,15 @@ from app.config import get_settings
 from app.context import Context
 from app.core import rooms
 from app.core.client_ids import platform_id
+from app.core.views import MoveView, StoredRoom
 from app.errors import ApiError
 from app.play.moves import Mover, submit_move
-from app.store.models import Room, utcnow
+from app.utc import utcnow
 from games import REGISTRY
 from games.protocol import replay
 
 
-def _to_act(room: Room) -> list[int]:
+def _to_act(room: StoredRoom) -> list[int]:
     if room.state is None or room.status != "active":
         return []
     try:
@@ -124,7 +125,7 @@ async def force_zombie_move(hall: Context, code: str, seat: int,
     return {"version": version, "move": move}
 
 
-def _rebuild(room: Room, players: int, kept: list[Any]) -> tuple[Any, bool]:
+def _rebuild(room: StoredRoom, players: int, kept: list[MoveView]) -> tuple[Any, bool]:
     """The state after the kept moves, replayed from the seed, and whether the game is over."""
     game = REGISTRY[room.game]
     state = replay(game, players, game.Options.model_validate(room.options), room.seed,

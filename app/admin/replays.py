@@ -15,9 +15,9 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from app.context import Context
+from app.core.views import MoveView, StoredRoom
 from app.errors import ApiError
 from app.store.base import ReplayRead
-from app.store.models import MoveRow, Room
 from games import REGISTRY, Event, Game
 from games.protocol import State, match_rng
 
@@ -28,10 +28,10 @@ class Step:
 
     version: int
     state: State
-    row: MoveRow | None
+    row: MoveView | None
 
 
-def steps(room: Room, players: int, rows: Sequence[MoveRow]) -> Iterator[Step]:
+def steps(room: StoredRoom, players: int, rows: Sequence[MoveView]) -> Iterator[Step]:
     """Every state of the room from the deal on; rows must be the log in version order."""
     game = REGISTRY[room.game]
     options = game.Options.model_validate(room.options)
@@ -42,7 +42,7 @@ def steps(room: Room, players: int, rows: Sequence[MoveRow]) -> Iterator[Step]:
         yield Step(version, state, row)
 
 
-def state_at(room: Room, players: int, rows: Sequence[MoveRow], version: int) -> State:
+def state_at(room: StoredRoom, players: int, rows: Sequence[MoveView], version: int) -> State:
     """The full state at `version` (0 is the deal)."""
     for step in steps(room, players, rows[:version]):
         if step.version == version:
@@ -71,7 +71,7 @@ def frame(game: Game, step: Step, viewer: int | None, whole_log: bool) -> dict[s
             "outcome": outcome.to_json() if outcome else None, **line}
 
 
-def frames(room: Room, players: int, rows: Sequence[MoveRow], viewer: int | None,
+def frames(room: StoredRoom, players: int, rows: Sequence[MoveView], viewer: int | None,
            whole_log: bool) -> dict[str, Any]:
     """Every frame of the match; a rule that raises midway ends the list with an `error`."""
     game = REGISTRY[room.game]

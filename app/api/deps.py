@@ -11,10 +11,10 @@ from fastapi.security.base import SecurityBase
 from starlette.requests import HTTPConnection
 
 from app.context import Context
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.guard.auth import bearer, check_admin
 from app.ops.logs import note_player
-from app.store.models import Player
 
 
 def hall_of(connection: HTTPConnection) -> Context:
@@ -54,7 +54,7 @@ class _Caller(_Bearer):
         super().__init__("player", "The token `POST /api/players` answered.")
         self.required, self.fresh = required, fresh
 
-    async def __call__(self, request: Request) -> Player | None:
+    async def __call__(self, request: Request) -> PlayerView | None:
         hall = hall_of(request)
         token, ttl = bearer(request.headers.get("authorization")), hall.settings.token_ttl
         player = await hall.players.player_by_token(token, ttl, self.fresh)
@@ -87,9 +87,9 @@ async def address(request: Request) -> str:
 
 
 Address = Annotated[str, Depends(address)]
-MaybePlayer = Annotated[Player | None, Depends(_Caller(required=False))]
-CurrentPlayer = Annotated[Player, Depends(_Caller(required=True))]
+MaybePlayer = Annotated[PlayerView | None, Depends(_Caller(required=False))]
+CurrentPlayer = Annotated[PlayerView, Depends(_Caller(required=True))]
 # For the routes that report the token's expiry: its renewal time as committed now (another
 # process may have renewed it since this one last read the player).
-FreshPlayer = Annotated[Player, Depends(_Caller(required=True, fresh=True))]
+FreshPlayer = Annotated[PlayerView, Depends(_Caller(required=True, fresh=True))]
 AdminDep = Depends(_Admin())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -24,7 +23,6 @@ from app.guard.auth import hash_token, new_token, token_times
 from app.guard.names import clean_name
 from app.people import devices
 from app.people.labels import device_label
-from app.store.models import Player, utcnow
 from app.table import lobby
 from app.table.clocks import MAX_CLOCK_INCREMENT, MAX_TURN_CLOCK, MIN_TURN_CLOCK
 from app.table.rules_help import rules_of
@@ -87,11 +85,9 @@ async def create_player(body: NewPlayer, request: Request) -> dict[str, str | No
     """One INSERT, no ORM session: the benchmark's rooms each start with two of these."""
     hall, where = hall_of(request), client_host(request)
     hall.quotas.spend("players", where)
-    token, now = new_token(), utcnow()
-    player = Player(id=secrets.token_hex(8), name=clean_name(body.name),
-                    token_hash=hash_token(token), created_at=now, token_renewed_at=now,
-                    device_label=device_label(request.headers.get("user-agent")))
-    await hall.players.add_player(player)
+    token = new_token()
+    player = await hall.players.add_player(clean_name(body.name), hash_token(token),
+                                           device_label(request.headers.get("user-agent")))
     return {"id": player.id, "name": player.name, "token": token,
             **token_times(player, hall.settings.token_ttl)}
 

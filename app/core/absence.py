@@ -17,7 +17,7 @@ from typing import Any
 from app.config import get_settings
 from app.core.pace import turn_based
 from app.errors import ApiError
-from app.store.models import as_utc, utcnow
+from app.utc import as_utc, utcnow
 
 
 def standin_level(room: Any) -> str:

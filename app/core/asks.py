@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.store.models import MoveRow, Room
+from app.core.views import MoveView, SeatView, StoredRoom
 
 ASK, ANSWER, TAKE_BACK = "takeback_ask", "takeback_answer", "take_back"
 
@@ -54,7 +54,8 @@ class Ask:
 # The judgement of an asker's take-back (the asker's player id), run on the locked room, its
 # seats and its move rows in order: (seat, version to go back to, the move's text, the state
 # there); raises ApiError to refuse. Run on the ask, and again on the last acceptance.
-AskJudge = Callable[[Room, list[Any], list[MoveRow], str], Awaitable[tuple[int, int, str, Any]]]
+AskJudge = Callable[[StoredRoom, list[SeatView], list[MoveView], str],
+                    Awaitable[tuple[int, int, str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from random import Random
 from types import SimpleNamespace
@@ -19,7 +20,7 @@ from app.core.pace import LIVE, check_pace, pace_of, turn_based
 from app.core.seat_clocks import seat_deadlines, starting_banks, wire_deadlines
 from app.core.tablelog import admin_log, closed_reason
 from app.errors import ApiError
-from app.store.models import Room, Seat, utcnow
+from app.utc import utcnow
 from bots.levels import DEFAULT_LEVEL, LEVELS
 from games import REGISTRY, Game, IllegalMove
 from games.protocol import match_rng
@@ -123,11 +124,46 @@ def clock_deadline(room: Any) -> str | None:
     return min(deadlines.values(), key=datetime.fromisoformat) if deadlines else None
 
 
+@dataclass
+class RoomMade:
+    """A room as `new_room` makes it: the columns the store writes (`app.store.orm.create_room`
+    makes its row of exactly these) and the payload reads; the others start empty."""
+
+    code: str
+    game: str
+    status: str
+    host_id: str
+    private: bool
+    seed: str
+    version: int
+    options: dict[str, Any]
+    turn_clock: int | None
+    clock_increment: int | None
+    created_at: datetime
+    updated_at: datetime
+    spectators_muted: bool
+    next_room: str | None
+    clock_banks: dict[str, float] | None
+    standin_level: str
+    pace: str
+
+
+@dataclass
+class SeatMade:
+    """A seat of a room just made: the host's, or empty."""
+
+    room_code: str
+    seat: int
+    connections: int
+    bot: str | None
+    player_id: str | None
+
+
 def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count: int | None,
              private: bool, turn_clock: int | None = None, clock_increment: int | None = None,
-             standin: str | None = None, pace: str = LIVE) -> tuple[Room, list[Seat]]:
-    """A room and its seats as they will be stored (not yet added to any session), the host in
-    seat 0; every column set here, so that the payload can be built without reading back.
+             standin: str | None = None, pace: str = LIVE) -> tuple[RoomMade, list[SeatMade]]:
+    """A room and its seats as they will be stored (plain values: the store writes them), the
+    host in seat 0; every column set here, so that the payload can be built without reading back.
     `standin`: the level of the bots that stand in for players (None: the server's BOT_LEVEL,
     written down now, so that the room keeps it if the setting changes)."""
     game = game_or_error(game_id)
@@ -137,19 +173,19 @@ def new_room(host: Any, game_id: str, options: dict[str, Any] | None, seat_count
         raise ApiError(422, "bad_seats", f"{game.title} is for {game.min_players} to "
                        f"{game.max_players} players, not {seat_count}.")
     now = utcnow()
-    room = Room(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
-                private=private, seed=secrets.token_hex(16), version=0,
-                options=validate_options(game, options, seat_count), turn_clock=turn_clock,
-                clock_increment=clock_increment, created_at=now, updated_at=now,
-                spectators_muted=False, next_room=None, clock_banks=None,
-                standin_level=known_level(standin) if standin else get_settings().bot_level,
-                pace=pace)
-    seats = [Seat(room_code=room.code, seat=n, connections=0, bot=None,
-                  player_id=host.id if n == 0 else None) for n in range(seat_count)]
+    room = RoomMade(code=new_room_code(), game=game_id, status="lobby", host_id=host.id,
+                    private=private, seed=secrets.token_hex(16), version=0,
+                    options=validate_options(game, options, seat_count), turn_clock=turn_clock,
+                    clock_increment=clock_increment, created_at=now, updated_at=now,
+                    spectators_muted=False, next_room=None, clock_banks=None,
+                    standin_level=known_level(standin) if standin else get_settings().bot_level,
+                    pace=pace)
+    seats = [SeatMade(room_code=room.code, seat=n, connections=0, bot=None,
+                      player_id=host.id if n == 0 else None) for n in range(seat_count)]
     return room, seats
 
 
-def new_room_payload(room: Room, seats: list[Seat], host: Any) -> dict[str, Any]:
+def new_room_payload(room: RoomMade, seats: list[SeatMade], host: Any) -> dict[str, Any]:
     """The wire `room` object of a room just made (nothing to read: nobody else is in it)."""
     named = [SimpleNamespace(seat=s.seat, player_id=s.player_id, bot=None, connections=0,
                              player_name=host.name if s.player_id else None) for s in seats]

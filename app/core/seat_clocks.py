@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from app.core.client_ids import platform_id
-from app.store.models import as_utc
+from app.utc import as_utc
 
 CLOCK_ID_PREFIX = platform_id("clock", "")
 # A move may reach the pipeline this long after its seat's deadline and still count (late: no

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.store.models import as_utc
+from app.utc import as_utc
 
 # The audit lines players are told about, and the key their sentence is kept under. A player's
 # take-back (`app.play.undo`) writes its own line ("Alice took back: …") the same way.

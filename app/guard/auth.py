@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.errors import ApiError
-from app.store.models import Player, utcnow
+from app.utc import utcnow
 
 
 def new_token() -> str:
@@ -47,7 +47,7 @@ def expires_at(player: Any, ttl: timedelta) -> datetime:
     return renewed_at(player) + ttl
 
 
-def token_times(player: Player, ttl: timedelta | None) -> dict[str, str | None]:
+def token_times(player: Any, ttl: timedelta | None) -> dict[str, str | None]:
     """`expires_at` and `renew_after` (half-way there), ISO 8601 UTC; None if never."""
     if ttl is None:
         return {"expires_at": None, "renew_after": None}

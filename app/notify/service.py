@@ -10,13 +10,14 @@ import secrets
 from typing import Any
 
 from app.config import Settings
+from app.core.outbox import outbox_key
 from app.core.pace import TURN_BASED
 from app.errors import ApiError
 from app.notify import webhook
 from app.notify.policy import INVITE, move_notices
 from app.notify.storage import NotifyStore
 from app.notify.worker import LoadState, Worker
-from app.store.models import Outbox, utcnow
+from app.utc import utcnow
 from games import REGISTRY
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class Notifications:
         key = None
         if email is not None and not same:
             verify = secrets.token_urlsafe(24)
-            key = Outbox.key("verify", None, None, player_id, f"email:{verify[:12]}")
+            key = outbox_key("verify", None, None, player_id, f"email:{verify[:12]}")
         unsubscribe = (old.unsubscribe_token if old is not None and old.unsubscribe_token
                        else secrets.token_urlsafe(24))
         await self._store.save_channels(player_id, email, verified, hook, digest,

@@ -25,7 +25,7 @@ from app.config import Settings
 from app.notify import mail, texts, webhook
 from app.notify.policy import DIGEST, EMAIL, END, INVITE, REMINDER, VERIFY, YOUR_TURN
 from app.notify.storage import Due, NotifyStore
-from app.store.models import as_utc, utcnow
+from app.utc import as_utc, utcnow
 from games import REGISTRY
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.context import Context
 from app.core.seat_clocks import seat_deadlines
-from app.store.models import as_utc, utcnow
+from app.utc import as_utc, utcnow
 from games import REGISTRY
 
 BOT_STUCK_SECONDS = 120.0

@@ -4,12 +4,15 @@ out one device or every other one. A signed-out token is refused at once by ever
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.guard.auth import hash_token, new_token, token_times
 from app.people.service import People
-from app.store.models import Device, Player, as_utc, utcnow
+from app.people.storage import DeviceView
+from app.utc import as_utc, utcnow
 
 
 async def sign_in(people: People, player_id: str, label: str) -> dict[str, Any]:
@@ -19,27 +22,27 @@ async def sign_in(people: People, player_id: str, label: str) -> dict[str, Any]:
     if found is None:  # the player row went (nothing deletes players today)
         raise ApiError(404, "player_not_found", "That player no longer exists.")
     token, now = new_token(), utcnow()
-    device_id = await people.store.add_device(player_id, hash_token(token), label, now)
-    player = Player(id=found.id, name=found.name, created_at=found.created_at,
-                    device_id=device_id, token_renewed_at=now)
-    return {"id": player.id, "name": player.name, "token": token,
-            **token_times(player, people.settings.token_ttl)}
+    await people.store.add_device(player_id, hash_token(token), label, now)
+    # The new device's token, renewed as made: its times as `POST /api/players` answers them.
+    issued = SimpleNamespace(created_at=found.created_at, token_renewed_at=now)
+    return {"id": found.id, "name": found.name, "token": token,
+            **token_times(issued, people.settings.token_ttl)}
 
 
-def _wire(device: Device, current: str | None) -> dict[str, Any]:
+def _wire(device: DeviceView, current: str | None) -> dict[str, Any]:
     seen = device.last_seen or device.created_at
     return {"id": device.id, "label": device.label or "A browser",
             "created_at": as_utc(device.created_at).isoformat(),
             "last_seen": as_utc(seen).isoformat(), "current": device.id == current}
 
 
-async def seen(people: People, player: Player) -> None:
+async def seen(people: People, player: PlayerView) -> None:
     """The player's device is in use now (`last_seen`)."""
     assert player.device_id is not None  # a player read by token
     await people.store.seen(player.device_id, utcnow())
 
 
-async def listed(people: People, player: Player) -> list[dict[str, Any]]:
+async def listed(people: People, player: PlayerView) -> list[dict[str, Any]]:
     """The player's signed-in devices: this one first, then the most recently seen."""
     await seen(people, player)
     devices = await people.store.devices(player.id)
@@ -49,7 +52,7 @@ async def listed(people: People, player: Player) -> list[dict[str, Any]]:
     return rows
 
 
-async def sign_out(people: People, player: Player, device_id: str) -> None:
+async def sign_out(people: People, player: PlayerView, device_id: str) -> None:
     """Sign out one of the player's devices (this one too, if asked)."""
     gone = await people.store.sign_out(player.id, [device_id], None, utcnow())
     if not gone:
@@ -57,7 +60,7 @@ async def sign_out(people: People, player: Player, device_id: str) -> None:
     people.here.signed_out(device_id)
 
 
-async def sign_out_others(people: People, player: Player) -> int:
+async def sign_out_others(people: People, player: PlayerView) -> int:
     """Sign out every device of the player but this one; how many."""
     gone = await people.store.sign_out(player.id, None, player.device_id, utcnow())
     for device_id in gone:

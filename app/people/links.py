@@ -12,10 +12,11 @@ from typing import Any
 
 import segno
 
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.people import devices
 from app.people.service import People
-from app.store.models import Player, utcnow
+from app.utc import utcnow
 
 # No 0/O, 1/I/L: read aloud or typed off another screen. 32^8 codes: with ten minutes of life
 # and a few tries a minute per address, guessing one is hopeless.
@@ -47,7 +48,7 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode()
 
 
-async def create(people: People, player: Player, base_url: str) -> dict[str, Any]:
+async def create(people: People, player: PlayerView, base_url: str) -> dict[str, Any]:
     """A new code for the player's other device: `{code, url, expires_at, qr_svg}`."""
     if not people.new_links.take(player.id):
         raise ApiError(429, "rate_limited", "Too many link codes at once; wait a minute.")

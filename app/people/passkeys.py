@@ -27,10 +27,11 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.people import devices
 from app.people.service import People
-from app.store.models import Passkey, Player, as_utc, utcnow
+from app.utc import as_utc, utcnow
 
 CHALLENGE_LIFETIME = timedelta(minutes=2)
 RP_NAME = "Ziggurat"
@@ -56,7 +57,7 @@ async def _taken(people: People, challenge_id: str, player_id: str | None) -> by
     return base64url_to_bytes(found.challenge)
 
 
-async def registration_options(people: People, player: Player, origin: str) -> dict[str, Any]:
+async def registration_options(people: People, player: PlayerView, origin: str) -> dict[str, Any]:
     rp_id, _ = relying_party(origin)
     known = await people.store.passkey_ids(player.id)
     options = generate_registration_options(
@@ -70,7 +71,7 @@ async def registration_options(people: People, player: Player, origin: str) -> d
     return await _challenge(people, options, player.id)
 
 
-async def register(people: People, player: Player, challenge_id: str,
+async def register(people: People, player: PlayerView, challenge_id: str,
                    credential: dict[str, Any], origin: str, label: str) -> dict[str, Any]:
     """Keep the new passkey of the player; `{id, created_at}`."""
     expected = await _taken(people, challenge_id, player.id)
@@ -82,11 +83,10 @@ async def register(people: People, player: Player, challenge_id: str,
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         raise ApiError(400, "bad_passkey", f"The browser's passkey was refused: {exc}") from None
     now = utcnow()
-    passkey = Passkey(id=bytes_to_base64url(made.credential_id), player_id=player.id,
-                      public_key=made.credential_public_key, sign_count=made.sign_count,
-                      label=label, created_at=now)
-    await people.store.add_passkey(passkey)
-    return {"id": passkey.id, "created_at": now.isoformat()}
+    credential_id = bytes_to_base64url(made.credential_id)
+    await people.store.add_passkey(credential_id, player.id, made.credential_public_key,
+                                   made.sign_count, label, now)
+    return {"id": credential_id, "created_at": now.isoformat()}
 
 
 async def sign_in_options(people: People, origin: str, address: str) -> dict[str, Any]:

@@ -8,15 +8,16 @@ from datetime import datetime
 from typing import Any
 
 from app.core.rooms import room_deadlines
+from app.core.views import PlayerView, StoredRoom
 from app.people.service import People
-from app.store.models import Player, Room, as_utc
+from app.utc import as_utc
 from games import REGISTRY
 
 _GROUP = {"your_turn": 0, "waiting": 1, "lobby": 2, "finished": 3}
 _NEVER = "9999"  # sorts after every ISO deadline
 
 
-def entry(room: Room, payload: dict[str, Any], player_id: str) -> dict[str, Any]:
+def entry(room: StoredRoom, payload: dict[str, Any], player_id: str) -> dict[str, Any]:
     """The room's public wire object, with what this player needs to pick it from a list."""
     seat = next((s["seat"] for s in payload["seats"]
                  if s["player"] is not None and s["player"]["id"] == player_id), None)
@@ -44,7 +45,7 @@ def _group(item: dict[str, Any]) -> int:
     return _GROUP["your_turn"] if item["your_turn"] else _GROUP["waiting"]
 
 
-async def your_games(people: People, player: Player) -> list[dict[str, Any]]:
+async def your_games(people: People, player: PlayerView) -> list[dict[str, Any]]:
     found = await people.store.player_rooms(player.id)
     touched = {room.code: _moment(room) for room, _ in found}
     items = [entry(room, payload, player.id) for room, payload in found]
@@ -54,6 +55,6 @@ async def your_games(people: People, player: Player) -> list[dict[str, Any]]:
     return items
 
 
-def _moment(room: Room) -> float:
+def _moment(room: StoredRoom) -> float:
     moment: datetime = room.last_move_at or room.updated_at or room.created_at
     return as_utc(moment).timestamp()

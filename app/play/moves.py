@@ -30,12 +30,13 @@ from app.core.seat_clocks import (
     wire_deadlines,
 )
 from app.core.snapshot import Snapshot
+from app.core.views import RoomView
 from app.errors import ApiError
 from app.notify.policy import Notice, move_notices
 from app.ops.metrics import MOVE_ACK_SECONDS, MOVES_REFUSED, count_committed
 from app.play.sockets import Client, error_frame
-from app.store.base import AlreadyApplied, DuplicateMove, RoomView, Seats
-from app.store.models import as_utc, utcnow
+from app.store.base import AlreadyApplied, DuplicateMove, Seats
+from app.utc import as_utc, utcnow
 from games import REGISTRY, IllegalMove
 from games.protocol import is_legal, match_rng
 

@@ -24,10 +24,10 @@ from app.context import Context
 from app.core import rooms
 from app.core.client_ids import PLATFORM_PREFIX, check_player_id
 from app.core.offers import may_take_back, refused_at_once, remember
+from app.core.views import MoveView, SeatView, StoredRoom
 from app.errors import ApiError
 from app.play.moves import refuse_frame
 from app.play.sockets import Client
-from app.store.models import MoveRow, Room
 from games import REGISTRY, Game
 from games.protocol import State, match_rng, replay
 
@@ -78,7 +78,8 @@ class Undone:
     next_seat: int | None
 
 
-def _rebuild(game: Game, room: Room, players: int, rows: list[MoveRow], seat: int) -> Replayed:
+def _rebuild(game: Game, room: StoredRoom, players: int, rows: list[MoveView],
+             seat: int) -> Replayed:
     """Replay the log without its last move, judging the take-back on the way (sync: run in a
     thread, a long game's replay is not free)."""
     options = game.Options.model_validate(room.options)
@@ -107,8 +108,8 @@ def _rebuild(game: Game, room: Room, players: int, rows: list[MoveRow], seat: in
     return Replayed(before, next_undoable)
 
 
-def _mine_to_take_back(room: Room, seats: list[Any], rows: list[MoveRow], player_id: str,
-                       seen_version: int) -> tuple[int, MoveRow]:
+def _mine_to_take_back(room: StoredRoom, seats: list[SeatView], rows: list[MoveView],
+                       player_id: str, seen_version: int) -> tuple[int, MoveView]:
     """The generic checks: the player's seat and the move row they may ask to take back."""
     if room.status != "active" or room.state is None:
         raise ApiError(409, "cannot_undo", "The game is not being played: there is nothing to "
@@ -130,7 +131,7 @@ def _mine_to_take_back(room: Room, seats: list[Any], rows: list[MoveRow], player
     return seat, last
 
 
-def _banks_after(room: Room, seat: int) -> dict[str, float] | None:
+def _banks_after(room: StoredRoom, seat: int) -> dict[str, float] | None:
     """Time spent stays spent, but the increment the move earned goes with it: else taking back
     and moving again would wind a Fischer clock up at will."""
     if room.clock_banks is None or not room.clock_increment:
@@ -141,12 +142,13 @@ def _banks_after(room: Room, seat: int) -> dict[str, float] | None:
 
 
 def _judge(player_id: str, undo_id: str, seen_version: int
-           ) -> Callable[[Room, list[Any], list[MoveRow], str | None], Awaitable[Undone]]:
+           ) -> Callable[[StoredRoom, list[SeatView], list[MoveView], str | None],
+                         Awaitable[Undone]]:
     """The take-back's judgement, run by the store on the locked room, its seats, its move
     rows and the player's name: the generic checks, the replay, and the audit line (the
     players' log sentence, and the id's first result)."""
 
-    async def judge(room: Room, seats: list[Any], rows: list[MoveRow],
+    async def judge(room: StoredRoom, seats: list[SeatView], rows: list[MoveView],
                     name: str | None) -> Undone:
         seat, last = _mine_to_take_back(room, seats, rows, player_id, seen_version)
         game = REGISTRY[room.game]

@@ -21,31 +21,14 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from app.core.snapshot import Snapshot
+from app.core.views import PlayerView, RoomView
 from app.store.hub import Hub
-from app.store.models import Player
 
 # The chat lines a socket is greeted with.
 CHAT_HISTORY = 100
 
 # A room's seats as the move pipeline sees them: seat -> (player id, bot).
 Seats = Mapping[int, tuple[str | None, str | None]]
-
-
-class RoomView(Protocol):
-    """The columns of a room a move is judged on (attribute names as in `rooms`)."""
-
-    code: str
-    game: str
-    status: str
-    host_id: str | None
-    seed: str
-    version: int
-    state: Any
-    turn_clock: int | None
-    clock_increment: int | None
-    clock_banks: dict[str, float] | None
-    last_move_at: datetime | None
-    pace: str | None  # app.core.pace (None: a room older than the choice, live)
 
 
 class Written(Protocol):
@@ -105,7 +88,7 @@ SeatAction = Callable[..., None]
 
 # Whether a player may say a line in a room, given the room, the player and their seat (None:
 # a spectator); raises ApiError to refuse (`app.table.chat`).
-LineCheck = Callable[[Any, Player, int | None], None]
+LineCheck = Callable[[Any, PlayerView, int | None], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +187,12 @@ class PlayerStore(Protocol):
     """Players by token (the sign-in path of every request and socket)."""
 
     # -- players ----------------------------------------------------------------------------
-    async def add_player(self, player: Player) -> None: ...
+    async def add_player(self, name: str, token_hash: str,
+                         device_label: str | None) -> PlayerView:
+        """A new player, made now, with their first device (the token's); the player as
+        stored (and, on Postgres, remembered by token)."""
     async def player_by_token(self, token: str | None, ttl: timedelta | None,
-                              fresh: bool = False) -> Player | None:
+                              fresh: bool = False) -> PlayerView | None:
         """The token's player (None: no token; 401 if unknown or expired). A store may
         answer from a copy it holds; `fresh` reads the renewal time as committed now."""
     async def renew_token(self, device_id: str, at: datetime) -> None:
@@ -219,7 +205,7 @@ class RoomStore(Protocol):
     """Rooms and their seats: made, joined, left, read, closed (app/table's lobby, app/api)."""
 
     # -- rooms and seats -----------------------------------------------------------------------
-    async def add_room(self, host: Player, game: str, options: dict[str, Any] | None,
+    async def add_room(self, host: PlayerView, game: str, options: dict[str, Any] | None,
                        seats: int | None, private: bool, turn_clock: int | None,
                        clock_increment: int | None,
                        standin: str | None = None, pace: str = "live") -> dict[str, Any]:
@@ -255,13 +241,13 @@ class RoomStore(Protocol):
         """Delete rooms over (with their log, seats and chat) quiet since `before`."""
     async def open_rooms(self) -> list[dict[str, Any]]:
         """The newest public rooms in the lobby, as wire `room` objects."""
-    async def leave_room(self, code: str, player: Player) -> str:
+    async def leave_room(self, code: str, player: PlayerView) -> str:
         """The player leaves their seat (`app.core.rooms.leave_seats`); the room's code. Like every
         change below: under the room's row lock, committed with the room's notification."""
-    async def rematch(self, code: str, player: Player) -> tuple[str, dict[str, Any], bool]:
+    async def rematch(self, code: str, player: PlayerView) -> tuple[str, dict[str, Any], bool]:
         """The room that follows this one, made now unless it already was: the old room's code,
         the new room's wire object, and whether it was made now."""
-    async def set_spectators_muted(self, code: str, host: Player, muted: bool) -> str: ...
+    async def set_spectators_muted(self, code: str, host: PlayerView, muted: bool) -> str: ...
 
 
 class MoveStore(Protocol):
@@ -332,10 +318,10 @@ class PresenceStore(Protocol):
                                 ledger: int) -> bool:
         """Count one socket less unless a reaper already did; whether it was still counted."""
     async def has_votes(self, code: str) -> bool: ...
-    async def vote(self, code: str, voter: Player, seat: int) -> str:
+    async def vote(self, code: str, voter: PlayerView, seat: int) -> str:
         """Record a vote to hand an absent seat to a bot, handing it on a majority
         (`app.store.orm.vote`); the room's code."""
-    async def reclaim(self, code: str, player: Player) -> str:
+    async def reclaim(self, code: str, player: PlayerView) -> str:
         """A replaced player takes their seat back from the bot; the room's code."""
 
     # -- turn clocks ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -25,6 +25,13 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.orm.attributes import flag_modified
 
+from app.core.outbox import outbox_key
+
+# The rows' default time. Both helpers stay importable from here: the store's modules and the
+# tests take them with the rows.
+from app.utc import as_utc as as_utc
+from app.utc import utcnow
+
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
 NAMING = {
@@ -34,15 +41,6 @@ NAMING = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def as_utc(moment: datetime) -> datetime:
-    """SQLite hands datetimes back naive; they were written in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class Base(DeclarativeBase):
@@ -371,10 +369,8 @@ class Outbox(Base):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
                                                      index=True)
 
-    @staticmethod
-    def key(kind: str, room: str | None, version: int | None, player: str, channel: str) -> str:
-        """The row's `dedupe` (Postgres's move statement spells it the same way)."""
-        return f"{kind}:{room or '-'}:{'-' if version is None else version}:{player}:{channel}"
+    # The row's `dedupe` (Postgres's move statement spells it the same way).
+    key = staticmethod(outbox_key)
 
 
 # -- app/social/: ratings, results, friends, invitations (migration 0017) ---------------------

@@ -71,10 +71,11 @@ async def create_room(session: AsyncSession, host: Player, game_id: str,
                       private: bool, turn_clock: int | None = None,
                       clock_increment: int | None = None, standin: str | None = None,
                       pace: str = "live") -> Room:
-    room, seats = rooms.new_room(host, game_id, options, seat_count, private, turn_clock,
+    made, seats = rooms.new_room(host, game_id, options, seat_count, private, turn_clock,
                                  clock_increment, standin, pace)
+    room = Room(**vars(made))  # the columns new_room set, and only those (the rest start empty)
     session.add(room)
-    session.add_all(seats)
+    session.add_all([Seat(**vars(seat)) for seat in seats])
     await session.flush()
     return room
 

@@ -118,9 +118,11 @@ class SqlPeople:
                 PasskeyChallenge.id == challenge_id))
             return found if gone.rowcount == 1 else None
 
-    async def add_passkey(self, passkey: Passkey) -> None:
+    async def add_passkey(self, credential_id: str, player_id: str, public_key: bytes,
+                          sign_count: int, label: str, at: datetime) -> None:
         async with self.sessions() as session, transaction(session):
-            session.add(passkey)
+            session.add(Passkey(id=credential_id, player_id=player_id, public_key=public_key,
+                                sign_count=sign_count, label=label, created_at=at))
 
     async def passkey(self, credential_id: str) -> Passkey | None:
         async with self.sessions() as session:

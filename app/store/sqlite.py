@@ -51,7 +51,7 @@ from app.store.models import (
 from app.store.outbox import write_notices
 from app.store.results import rate_on_sqlite
 from app.store.shared import SharedPaths
-from app.store.tokens import insert_player, player_for_token
+from app.store.tokens import insert_player, new_player, player_for_token
 
 ROOMS, SEATS, MOVES = Room.__table__, Seat.__table__, MoveRow.__table__
 PLAYERS, LINES, DEVICES = Player.__table__, ChatMessage.__table__, Device.__table__
@@ -80,9 +80,12 @@ class SqliteStore(SharedPaths):
 
     # -- players ----------------------------------------------------------------------------
 
-    async def add_player(self, player: Player) -> None:
+    async def add_player(self, name: str, token_hash: str,
+                         device_label: str | None) -> Player:
+        player = new_player(name, token_hash, device_label)
         async with self.engine.begin() as conn:
             await insert_player(conn, player)
+        return player
 
     async def player_by_token(self, token: str | None, ttl: timedelta | None,
                               fresh: bool = False) -> Player | None:

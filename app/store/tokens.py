@@ -14,7 +14,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.guard.auth import check_found, hash_token
-from app.store.models import Device, Player
+from app.store.models import Device, Player, utcnow
 
 _PLAYERS, _DEVICES = Player.__table__, Device.__table__
 _BY_TOKEN = ("SELECT p.id, p.name, p.created_at, d.id AS device_id, d.token_hash, "
@@ -55,15 +55,16 @@ async def player_from_pool(pool: Any, token: str | None, ttl: timedelta | None) 
     return check_found(None if row is None else caller(row.items()), ttl)
 
 
-def first_device(player: Player) -> None:
-    """Name the first device of a player about to be stored (its id; renewed as made)."""
-    player.device_id = player.device_id or secrets.token_hex(8)
-    player.token_renewed_at = player.token_renewed_at or player.created_at
+def new_player(name: str, token_hash: str, device_label: str | None) -> Player:
+    """A player made now and their first device (its id; renewed as made), not yet stored."""
+    now = utcnow()
+    return Player(id=secrets.token_hex(8), name=name, token_hash=token_hash, created_at=now,
+                  token_renewed_at=now, device_id=secrets.token_hex(8),
+                  device_label=device_label)
 
 
 async def insert_player(conn: AsyncConnection, player: Player) -> None:
     """The player's row and their first device's, on one connection (SQLite's store)."""
-    first_device(player)
     await conn.execute(insert(_PLAYERS).values(id=player.id, name=player.name,
                                                created_at=player.created_at))
     await conn.execute(insert(_DEVICES).values(

@@ -18,11 +18,11 @@ import orjson
 
 from app.context import Context
 from app.core.rooms import normalize_code
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.guard.names import invisible
 from app.play.sockets import Client, Greeting
 from app.store.base import ChatRead
-from app.store.models import Player
 
 MAX_CHAT_CHARS = 300
 CHAT_PER_SECOND = 0.5  # a line every 2 s sustained, after a burst
@@ -84,7 +84,7 @@ async def history_of(hall: Context, code: str) -> list[dict[str, Any]]:
     return await history(hall, normalize_code(code))
 
 
-async def mute(hall: Context, code: str, host: Player, muted: bool) -> dict[str, Any]:
+async def mute(hall: Context, code: str, host: PlayerView, muted: bool) -> dict[str, Any]:
     """The host mutes (or unmutes) spectators' chat; players can always talk."""
     code = await hall.rooms.set_spectators_muted(code, host, muted)
     await hall.after_room_change(code)

@@ -24,11 +24,12 @@ from app.context import Context
 from app.core.absence import absent_from, standin_level, vote_opens
 from app.core.client_ids import platform_id
 from app.core.seat_clocks import LATE_GRACE_SECONDS, earliest_deadline, seat_deadlines
+from app.core.views import SeatView, StoredRoom
 from app.errors import ApiError
 from app.ops.metrics import CLOCK_TIMEOUTS
 from app.play.moves import Mover, submit_move
-from app.store.models import Room, Seat, utcnow
 from app.table.bots import BotThinker, seed_of
+from app.utc import utcnow
 from games import REGISTRY
 from games.protocol import Move
 
@@ -91,13 +92,13 @@ class TurnClocks:
             except Exception:
                 log.exception("turn clock of room %s failed", room.code)
 
-    def _time_out_later(self, room: Room, late: list[int]) -> None:
+    def _time_out_later(self, room: StoredRoom, late: list[int]) -> None:
         """Time the room's late seats out in a task of its own (their stand-in thinks first)."""
         task = asyncio.get_running_loop().create_task(self._time_out_seats(room, late))
         self._timing_out[room.code] = task
         task.add_done_callback(lambda _: self._timing_out.pop(room.code, None))
 
-    async def _time_out_seats(self, room: Room, late: list[int]) -> None:
+    async def _time_out_seats(self, room: StoredRoom, late: list[int]) -> None:
         try:
             for seat in late:
                 await self._time_out(room, seat)
@@ -115,7 +116,7 @@ class TurnClocks:
                  is not None and earliest <= now],
                 [room.code for room in clocks if room.last_move_at is None])
 
-    async def _pause(self, room: Room, now: datetime) -> None:
+    async def _pause(self, room: StoredRoom, now: datetime) -> None:
         """Nobody seated is at the table: stop the clock instead of playing stand-in moves for
         everyone (no deadline while `last_move_at` is NULL; `_resume` starts the turn over)."""
         if await self._hall.presence.pause_clock(room.code, room.version, room.last_move_at, now):
@@ -129,7 +130,7 @@ class TurnClocks:
             log.info("room %s: clock resumed", code)
             await self._hall.after_room_change(code, force_state=True)
 
-    async def _time_out(self, room: Room, seat: int) -> None:
+    async def _time_out(self, room: StoredRoom, seat: int) -> None:
         move = await self._standin_move(room, seat)
         try:
             await submit_move(self._hall, room.code, Mover(seat=seat),
@@ -143,7 +144,7 @@ class TurnClocks:
         except ApiError as exc:  # another process (or a last-second move) got there first
             log.debug("clock move in %s refused: %s", room.code, exc.code)
 
-    async def _standin_move(self, room: Room, seat: int) -> Move:
+    async def _standin_move(self, room: StoredRoom, seat: int) -> Move:
         """The move the room's stand-in bot chooses for `seat`, seeded as a bot seat's would be
         (`seed_of`); the game's zombie move should the bot service fail."""
         try:
@@ -155,7 +156,7 @@ class TurnClocks:
             return REGISTRY[room.game].zombie_move(room.state, seat)
 
 
-def deserted(room: Room, seats: list[Seat], now: datetime) -> bool:
+def deserted(room: StoredRoom, seats: list[SeatView], now: datetime) -> bool:
     """Every seated person (not bots) has been disconnected for longer than the absence grace
     (ABSENT_GRACE_SECONDS, after which the others could vote a bot in): a reload or a short
     drop-out is not desertion, so the clock then still plays for a seat that runs out."""

@@ -14,7 +14,7 @@ import logging
 from datetime import timedelta
 
 from app.context import Context
-from app.store.models import utcnow
+from app.utc import utcnow
 
 log = logging.getLogger(__name__)
 

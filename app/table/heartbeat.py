@@ -24,8 +24,8 @@ from datetime import timedelta
 
 from app.context import Context, RoomRead
 from app.play.sockets import Greeting
-from app.store.models import utcnow
 from app.table import chat
+from app.utc import utcnow
 
 log = logging.getLogger(__name__)
 

@@ -10,13 +10,14 @@ from typing import Any
 from app.context import Context, RoomRead
 from app.core import rooms
 from app.core.movelog import log_entry
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.guard.auth import token_times
-from app.store.models import Player, utcnow
+from app.utc import utcnow
 from games import REGISTRY
 
 
-async def renew_token(hall: Context, player: Player) -> dict[str, str | None]:
+async def renew_token(hall: Context, player: PlayerView) -> dict[str, str | None]:
     """Push the token's expiry TOKEN_TTL_DAYS from now; the token itself stays the same, so
     every tab holding it goes on working. An expired token cannot be renewed (the caller's
     token was checked before)."""
@@ -73,7 +74,7 @@ async def change_seats(hall: Context, code: str, action: Any, *args: Any) -> dic
     return done[0]["room"]
 
 
-async def leave(hall: Context, code: str, player: Player) -> dict[str, Any]:
+async def leave(hall: Context, code: str, player: PlayerView) -> dict[str, Any]:
     """In the lobby the seat frees up; in a game a bot takes it over (and may be to move)."""
     async with hall.locks.get(rooms.normalize_code(code)):
         code = await hall.rooms.leave_room(code, player)
@@ -82,7 +83,7 @@ async def leave(hall: Context, code: str, player: Player) -> dict[str, Any]:
     return payload
 
 
-async def vote(hall: Context, code: str, voter: Player, seat: int) -> dict[str, Any]:
+async def vote(hall: Context, code: str, voter: PlayerView, seat: int) -> dict[str, Any]:
     """Vote to hand an absent player's seat to a bot; a majority of those present hands it."""
     async with hall.locks.get(rooms.normalize_code(code)):
         code = await hall.presence.vote(code, voter, seat)
@@ -91,14 +92,14 @@ async def vote(hall: Context, code: str, voter: Player, seat: int) -> dict[str, 
     return payload
 
 
-async def reclaim(hall: Context, code: str, player: Player) -> dict[str, Any]:
+async def reclaim(hall: Context, code: str, player: PlayerView) -> dict[str, Any]:
     """A replaced player takes their seat back from the bot."""
     async with hall.locks.get(rooms.normalize_code(code)):
         code = await hall.presence.reclaim(code, player)
     return await answer(hall, code)
 
 
-async def play_again(hall: Context, code: str, player: Player, where: str) -> dict[str, Any]:
+async def play_again(hall: Context, code: str, player: PlayerView, where: str) -> dict[str, Any]:
     """A new room for the same game and options; the old room points everyone to it."""
     hall.quotas.spend("rooms", where, player.id)
     async with hall.locks.get(rooms.normalize_code(code)):
@@ -108,7 +109,7 @@ async def play_again(hall: Context, code: str, player: Player, where: str) -> di
     return payload
 
 
-async def move_log(hall: Context, code: str, viewer: Player | None,
+async def move_log(hall: Context, code: str, viewer: PlayerView | None,
                    after: int) -> list[dict[str, Any]]:
     """The log as this caller may see it: redacted while playing, whole once finished; only
     the versions after `after`."""

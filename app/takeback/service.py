@@ -14,10 +14,10 @@ from app.core import rooms
 from app.core.asks import Ask, Outcome
 from app.core.client_ids import check_player_id
 from app.core.offers import remember
+from app.core.views import MoveView, SeatView, StoredRoom
 from app.errors import ApiError
 from app.play.moves import refuse_frame
 from app.play.sockets import Client, error_frame
-from app.store.models import MoveRow, Room
 from app.takeback import judge as judging
 from app.takeback.store import AskStore
 from games import REGISTRY
@@ -59,14 +59,14 @@ async def _frame(hall: Context, client: Client, message: dict[str, Any], act: An
     client.send({"type": "ack", "id": frame_id, "version": made})
 
 
-def _judge_sync(room: Room, players: int, rows: list[MoveRow], seat: int) -> judging.Judged:
+def _judge_sync(room: StoredRoom, players: int, rows: list[MoveView], seat: int) -> judging.Judged:
     game = REGISTRY[room.game]
     return judging.judge(game, room.seed, game.Options.model_validate(room.options), players,
                          rows, seat)
 
 
-async def _judge(room: Room, seats: list[Any], rows: list[MoveRow], player_id: str
-                 ) -> tuple[int, int, str, Any]:
+async def _judge(room: StoredRoom, seats: list[SeatView], rows: list[MoveView],
+                 player_id: str) -> tuple[int, int, str, Any]:
     """`AskJudge`: the asker's seat, then the replay in a thread (a long game's is not free)."""
     seat = next((s.seat for s in seats if s.player_id == player_id), None)
     if seat is None:

@@ -11,21 +11,19 @@ import pytest
 from sqlalchemy import select
 
 from app.core import rooms
+from app.core.views import PlayerView
 from app.errors import ApiError
 from app.hall import Hall
-from app.store.models import Player, Seat, utcnow
+from app.store.models import Seat
 from app.store.postgres import seatwrite
 
 
-async def _players(hall: Hall, prefix: str, count: int) -> list[Player]:
-    made = [Player(id=f"{prefix}{n}", name=f"{prefix.upper()}{n}", token_hash=f"{prefix}{n}",
-                   created_at=utcnow()) for n in range(count)]
-    for player in made:
-        await hall.store.add_player(player)
-    return made
+async def _players(hall: Hall, prefix: str, count: int) -> list[PlayerView]:
+    return [await hall.store.add_player(f"{prefix.upper()}{n}", f"{prefix}{n}", None)
+            for n in range(count)]
 
 
-async def _room(hall: Hall, host: Player, seats: int = 2) -> str:
+async def _room(hall: Hall, host: PlayerView, seats: int = 2) -> str:
     made = await hall.store.add_room(host, "gem-pyramid", None, seats, True, None, None)
     return str(made["code"])
 

@@ -39,7 +39,7 @@ from app.store.postgres import roomread, seatcount, seatwrite
 from app.store.postgres.players import Tokens
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
-from app.store.tokens import first_device
+from app.store.tokens import new_player
 
 # The player and their first device, in one statement (the device's key is checked at its end).
 _NEW_PLAYER = """
@@ -107,11 +107,13 @@ class PostgresStore(SharedPaths):
 
     # -- players ----------------------------------------------------------------------------
 
-    async def add_player(self, player: Player) -> None:
-        first_device(player)
+    async def add_player(self, name: str, token_hash: str,
+                         device_label: str | None) -> Player:
+        player = new_player(name, token_hash, device_label)
         await self.cache.pool.execute(_NEW_PLAYER, player.id, player.name, player.token_hash,
                                       player.created_at, player.device_id, player.device_label)
         self.tokens.remember(player)
+        return player
 
     async def player_by_token(self, token: str | None, ttl: timedelta | None,
                               fresh: bool = False) -> Player | None:
