@@ -8,13 +8,15 @@
 # rooms, zeroes the counters, runs ROOMS rooms (bench/setup_load.py), and prints the total / all
 # rooms run since the zero. Compare two commits by running it in each checkout. AT_ONCE=1 sets
 # rooms up one at a time: the group commit then never batches, so two runs differ only by the
-# games dealt (at 10 at once, batch sizes follow the timing, and so do the instructions).
+# games dealt (at 10 at once, batch sizes follow the timing, and so do the instructions). The
+# idle server's instructions per second (IDLE seconds after the load) times the run's wall time
+# are taken off: under valgrind a room takes ~50x longer, so periodic tasks weigh 50x more.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)"; exit 2; }
 export DATABASE_URL=${DATABASE_URL:-postgresql+asyncpg://postgres@127.0.0.1:55432/bench}
-PORT=${PORT:-18003} ROOMS=${ROOMS:-100} WARM=${WARM:-20}
+PORT=${PORT:-18003} ROOMS=${ROOMS:-100} WARM=${WARM:-20} IDLE=${IDLE:-30}
 OUT=$(mktemp -d /tmp/zig-callgrind.XXXXXX)
 psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" 2>/dev/null
 RATE_PER_SECOND=100000 RATE_BURST=100000 BOT_DELAY_MS=0 PYTHONMALLOC=malloc \
@@ -31,7 +33,17 @@ load=(.venv/bin/python -m bench.setup_load --pid "$pid" --url "http://127.0.0.1:
 [ "${PLAY:-0}" = 1 ] && load+=(--play)
 "${load[@]}" --rooms "$WARM" >/dev/null
 callgrind_control -z "$pid" >/dev/null 2>&1
+began=$(date +%s%N)
 "${load[@]}" --rooms "$ROOMS"
 callgrind_control -d "$pid" >/dev/null 2>&1
+took_ms=$(( ($(date +%s%N) - began) / 1000000 ))
+# What the idle server spends per second (its periodic tasks: sweeps, the notification poll),
+# which valgrind's slowness multiplies into every room: measured after the load, taken off.
+sleep "$IDLE"
+callgrind_control -d "$pid" >/dev/null 2>&1
 total=$(grep -h '^summary:' "$OUT"/cg.*.out.1 | awk '{print $2}')
-echo "instructions per room: $(( total / ROOMS )) (callgrind output in $OUT)"
+idle=$(grep -h '^summary:' "$OUT"/cg.*.out.2 | awk '{print $2}')
+per_second=$(( idle / IDLE ))
+net=$(( (total - per_second * took_ms / 1000) / ROOMS ))
+echo "instructions per room: $(( total / ROOMS )) in all; $net less the idle server's" \
+     "$per_second a second over the run's $(( took_ms / 1000 )) s (callgrind output in $OUT)"
