@@ -73,7 +73,9 @@ async def run(pid: int, url: str, rooms: int, at_once: int, play: bool) -> None:
         async with slots:
             return await one_room(http, ws_url, play)
 
-    async with httpx.AsyncClient(base_url=url, limits=httpx.Limits(max_connections=at_once)) \
+    # A long timeout: under callgrind on a busy machine a request can take seconds.
+    async with httpx.AsyncClient(base_url=url, limits=httpx.Limits(max_connections=at_once),
+                                 timeout=120) \
             as http:
         (user0, sys0), started = cpu_seconds(pid), time.perf_counter()
         moves = sum(await asyncio.gather(*(slot(http) for _ in range(rooms))))
