@@ -6,6 +6,7 @@ a move, so the set-up of a room and every move are counted in statements.
 The modules beside this one each own one statement family: `roomcache` (the rooms held and a
 move's write), `groupcommit` (moves of many rooms in one statement), `roomread` (the `room`
 message), `seatwrite` (joins, starts, bots seated), `seatcount` (socket counts),
+`newplayers` (new players, by group commit),
 `connections` (the pool). The rarer paths use the SQLAlchemy engine, as on SQLite.
 """
 
