@@ -6,6 +6,7 @@ a move, so the set-up of a room and every move are counted in statements.
 The modules beside this one each own one statement family: `roomcache` (the rooms held and a
 move's write), `groupcommit` (moves of many rooms in one statement), `roomread` (the `room`
 message), `seatwrite` (joins, starts, bots seated), `seatcount` (socket counts),
+`newplayers` (new players, by group commit),
 `connections` (the pool). The rarer paths use the SQLAlchemy engine, as on SQLite.
 """
 
@@ -36,16 +37,11 @@ from app.store.base import (
 from app.store.hub import PostgresHub
 from app.store.models import Player, utcnow
 from app.store.postgres import roomread, seatcount, seatwrite
+from app.store.postgres.newplayers import NewPlayers
 from app.store.postgres.players import Tokens
 from app.store.postgres.roomcache import CachedRoom, RoomCache
 from app.store.shared import SharedPaths
 from app.store.tokens import new_player
-
-# The player and their first device, in one statement (the device's key is checked at its end).
-_NEW_PLAYER = """
-WITH p AS (INSERT INTO players (id, name, created_at) VALUES ($1, $2, $4))
-INSERT INTO devices (id, player_id, token_hash, label, created_at, renewed_at, last_seen)
-VALUES ($5, $1, $3, $6, $4, $4, $4)"""
 
 # $1 code, $2 game, $3 options, $4 host, $5 private, $6 seed, $7 now, $8 turn clock,
 # $9 clock increment, $10 seats, $11 stand-in level, $12 pace. The seats reference the room:
@@ -92,9 +88,11 @@ class PostgresStore(SharedPaths):
         self.cache = RoomCache(dsn, origin)
         self.tokens = Tokens()
         self.lobbies = seatwrite.Lobbies()
+        self.new_players: NewPlayers | None = None
 
     async def start(self, on_notify: Callable[[str], Awaitable[None]]) -> None:
         await self.cache.start()
+        self.new_players = NewPlayers(self.cache.pool)
         await self.hub.start(on_notify)
 
     async def stop(self) -> None:
@@ -109,9 +107,11 @@ class PostgresStore(SharedPaths):
 
     async def add_player(self, name: str, token_hash: str,
                          device_label: str | None) -> Player:
+        """Written with the other players made at the same moment (`newplayers`)."""
         player = new_player(name, token_hash, device_label)
-        await self.cache.pool.execute(_NEW_PLAYER, player.id, player.name, player.token_hash,
-                                      player.created_at, player.device_id, player.device_label)
+        assert self.new_players is not None, "PostgresStore.start() was not awaited"
+        await self.new_players.add(player.id, player.name, player.token_hash,
+                                   player.created_at, player.device_id, player.device_label)
         self.tokens.remember(player)
         return player
 
