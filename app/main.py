@@ -22,6 +22,7 @@ from app.hall import Hall
 from app.learn import routes as learn
 from app.ops import logs
 from app.ops.drain import Drain
+from app.ops.loop_lag import LoopLag
 from app.people import routes as people_routes
 from app.store.migrate import upgrade_to_head_async
 
@@ -60,7 +61,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hall.start()
         app.state.hall = hall
         tune_gc()
+        probe = LoopLag()  # how long the loop is held, and by which collections (app/ops)
+        probe.start()
         yield Drain(hall.sockets).state()  # SIGTERM drains the sockets (app/ops/drain.py)
+        await probe.stop()
         await hall.stop()
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
