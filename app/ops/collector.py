@@ -1,0 +1,67 @@
+"""The garbage collector kept off the latency tail: no collection walks the long-lived objects.
+
+CPython 3.11's collector is not incremental: a collection pauses the whole process for as long
+as it takes to walk every object of the generations it collects. A held room costs ~60 tracked
+objects for each of its sockets (uvicorn's protocol, transport and request, the socket's task,
+coroutines, timers, the room cache), ~1M at 8,000 rooms. Measured there with the thresholds
+(50,000, 20, 100): young collections paused the loop 30-260 ms and a generation-1 collection,
+which walked the survivors of twenty of them, 1.2-1.5 s (the stall of issue 41); a full one
+would walk all of it.
+
+So:
+- Whatever exists once the app has started (modules, tables, models, the games) is frozen
+  (`gc.freeze`) out of every walk.
+- Young collections every `YOUNG_OBJECTS` net allocations (Python's 700 cost ~5% of the CPU),
+  and a generation-1 collection every `YOUNG_PER_MIDDLE` of them: each walks a bounded number
+  of objects.
+- An object that survived a generation-1 collection (it lived through several young ones: a
+  held room's, a socket's) is frozen right after it (`freeze_survivors`), so the old generation
+  stays empty and a full collection is as short as a generation-1 one. Frozen objects are still
+  freed by reference counting when they are let go; only a reference cycle among them would
+  never be collected. `ziggurat_gc_frozen_objects` shows the frozen count for a long run: it
+  follows the rooms held, not the moves played (docs/architecture.md, "The host's view").
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from prometheus_client import Gauge
+
+YOUNG_OBJECTS = 10_000
+YOUNG_PER_MIDDLE = 5
+MIDDLE_PER_OLD = 10
+
+_python_thresholds = gc.get_threshold()
+
+GC_FROZEN = Gauge("ziggurat_gc_frozen_objects", "Objects kept out of the collector's walks "
+                  "(gc.freeze): the app's own at start, and the survivors of generation-1 "
+                  "collections.")
+GC_FROZEN.set_function(gc.get_freeze_count)
+
+
+def freeze_survivors(phase: str, info: dict[str, Any]) -> None:
+    """A `gc.callbacks` hook: after a generation-1 or full collection, freeze what survived it
+    (`gc.freeze` only moves the generations' lists onto the permanent one, which is safe once
+    the collection is over)."""
+    if phase == "stop" and info["generation"] >= 1:
+        gc.freeze()
+
+
+def tune_gc() -> None:
+    """Freeze the app as started, set the thresholds, and freeze every generation-1 survivor."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, YOUNG_PER_MIDDLE, MIDDLE_PER_OLD)
+    if freeze_survivors not in gc.callbacks:
+        gc.callbacks.append(freeze_survivors)
+
+
+def release_gc() -> None:
+    """At shutdown: the collector as Python sets it, everything walked again (a process that
+    starts another app, such as the tests', collects what the last one let go)."""
+    if freeze_survivors in gc.callbacks:
+        gc.callbacks.remove(freeze_survivors)
+    gc.unfreeze()
+    gc.set_threshold(*_python_thresholds)
