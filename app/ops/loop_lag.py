@@ -4,8 +4,9 @@ A task sleeps `PROBE_SECONDS` and records how late it woke (`ziggurat_loop_lag_s
 garbage collector's pauses are timed through `gc.callbacks`, by generation
 (`ziggurat_gc_pause_seconds`). A lag over `STALL_SECONDS` is logged with the collections that ran
 inside it, so that a stall names its cause: a collection (which generation) or a callback that
-held the loop. Cost: one timer and one histogram observation per tick, and two clock reads per
-collection.
+held the loop, and with the CPU time the process had meanwhile (on a shared machine a lag can be
+the machine's). Cost: one timer, two clock reads and a histogram observation per tick, and two
+clock reads per collection.
 """
 
 from __future__ import annotations
@@ -111,11 +112,13 @@ class LoopLag:
         self._gc.take_window()
         while True:
             due = loop.time() + self.interval
+            cpu = time.thread_time()
             await asyncio.sleep(self.interval)
-            self.observe(loop.time() - due)
+            self.observe(loop.time() - due, time.thread_time() - cpu)
 
-    def observe(self, lag: float) -> None:
-        """One tick `lag` seconds late."""
+    def observe(self, lag: float, cpu: float) -> None:
+        """One tick `lag` seconds late; `cpu`: this thread's CPU time since the last tick (far
+        less than the lag: the machine, not this process, held it)."""
         lag = max(lag, 0.0)
         LOOP_LAG_SECONDS.observe(lag)
         window = self._gc.take_window()
@@ -123,4 +126,5 @@ class LoopLag:
             self.longest = lag
             LOOP_LAG_MAX.set(lag)
         if lag > self.stall:
-            log.warning("event loop held %.0f ms; %s", lag * 1000, describe(window))
+            log.warning("event loop held %.0f ms (%.0f ms of CPU since the last tick); %s",
+                        lag * 1000, cpu * 1000, describe(window))
