@@ -94,13 +94,12 @@ async def test_metrics_count_bot_decisions(api: Api) -> None:
     await conn.close()
 
 
-async def test_metrics_show_the_loop_lag_and_the_collector(api: Api) -> None:
+async def test_metrics_show_the_loop_lag_and_the_collections(api: Api) -> None:
     before = await _scrape(api)
     await asyncio.sleep(0.3)  # the probe ticks every 20 ms
     after = await _scrape(api)
     assert _value(after, "ziggurat_loop_lag_seconds_count") >= \
         _value(before, "ziggurat_loop_lag_seconds_count") + 5
-    assert _value(after, "ziggurat_gc_frozen_objects") > 10_000  # the app as started, at least
     assert ("ziggurat_gc_pause_seconds_count", (("generation", "0"),)) in after
 
 
