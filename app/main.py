@@ -20,7 +20,7 @@ from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
 from app.learn import routes as learn
 from app.ops import logs
-from app.ops.collector import release_gc, tune_gc
+from app.ops.collector import Collector
 from app.ops.drain import Drain
 from app.ops.loop_lag import LoopLag
 from app.people import routes as people_routes
@@ -60,13 +60,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hall = Hall(settings)
         await hall.start()
         app.state.hall = hall
-        tune_gc()  # the collector kept off the latency tail (app/ops/collector.py)
+        collector = Collector()  # the collector kept off the latency tail (app/ops)
+        collector.start()
         probe = LoopLag()  # how long the loop is held, and by which collections (app/ops)
         probe.start()
         yield Drain(hall.sockets).state()  # SIGTERM drains the sockets (app/ops/drain.py)
         await probe.stop()
         await hall.stop()
-        release_gc()
+        await collector.stop()
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
     # was configured since.

@@ -1,15 +1,17 @@
 """The collector's policy (app/ops/collector.py): generation-1 survivors leave every later walk;
-a young cycle is still collected; the policy is undone at shutdown."""
+a young cycle is still collected; the young generation is walked on time, not only on the net
+count; the policy is undone at shutdown."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from app.ops.collector import YOUNG_OBJECTS, release_gc, tune_gc
+from app.ops.collector import YOUNG_OBJECTS, Collector, release_gc, tune_gc
 
 
 class Node:
@@ -59,3 +61,19 @@ def test_young_collections_are_bounded_and_shutdown_undoes_it() -> None:
     held = Node()
     gc.collect(1)
     assert _tracked_in(held, 2)  # walked again, as Python does
+
+
+async def test_replaced_objects_are_walked_on_time_not_on_the_count() -> None:
+    held = [Node() for _ in range(20_000)]  # a room's objects, frozen by a middle collection
+    collector = Collector(interval=0.01)
+    collector.start()
+    try:
+        await asyncio.sleep(0.03)
+        assert not _tracked_in(held[0], 0)
+        for i in range(len(held)):  # every move replaces them: the net count hardly rises
+            held[i] = Node()
+        assert gc.get_count()[0] < YOUNG_OBJECTS  # no automatic collection is due
+        await asyncio.sleep(0.05)
+        assert not _tracked_in(held[0], 0) and not _tracked_in(held[-1], 0)
+    finally:
+        await collector.stop()

@@ -3,40 +3,44 @@
 CPython 3.11's collector is not incremental: a collection pauses the whole process for as long
 as it takes to walk every object of the generations it collects. A held room costs ~60 tracked
 objects for each of its sockets (uvicorn's protocol, transport and request, the socket's task,
-coroutines, timers, the room cache), ~1M at 8,000 rooms. Measured there with the thresholds
-(50,000, 20, 100): young collections paused the loop 30-260 ms and a generation-1 collection,
-which walked the survivors of twenty of them, 1.2-1.5 s (the stall of issue 41); a full one
-would walk all of it.
+coroutines, timers, the room cache): 1.5M objects at 8,000 rooms, which a full collection walks
+in ~2 s of CPU. Measured there with the thresholds (50,000, 20, 100): young collections paused
+the loop 30-260 ms and a generation-1 collection, which walked the survivors of twenty of them
+(~360k objects), 1.2-3.2 s (the stall of issue 41).
 
-So:
+The thresholds alone cannot bound a walk: Python counts allocations minus deallocations, and a
+move replaces a room's held objects (its state, its seats) by new ones, so the count hardly rises
+while the young generation grows by ~40k objects a second; at 8,000 rooms one young collection
+walked 204k objects. So:
 - Whatever exists once the app has started (modules, tables, models, the games) is frozen
   (`gc.freeze`) out of every walk.
-- Young collections every `YOUNG_OBJECTS` net allocations (Python's 700 cost ~5% of the CPU),
-  and every other one a generation-1 collection (`YOUNG_PER_MIDDLE`): each walks a bounded
-  number of objects. Bounded, not fixed: the net count also falls as old objects are freed, so
-  a young collection walks the 5,000 plus as many as old ones died meanwhile (~10-25k at 8,000
-  rooms, 5-20 ms), and a generation-1 one two young ones' survivors.
-- An object that survived a generation-1 collection (it lived through several young ones: a
-  held room's, a socket's) is frozen right after it (`freeze_survivors`), so the old generation
-  stays empty and a full collection is as short as a generation-1 one. Frozen objects are still
-  freed by reference counting when they are let go; only a reference cycle among them would
-  never be collected: measured at 8,000 rooms, a full collection of everything frozen found
-  2,190 unreachable objects (146 closed HTTP connections) among 1.48M. There is no gauge of the
-  frozen count: `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the
-  process's resident memory (`process_resident_memory_bytes`) is the one to watch.
+- A task collects the young generation every `YOUNG_SECONDS`, and generation 1 with it every
+  other time: a walk covers what was made in the last 0.1 s at most. The thresholds stay on as
+  a net for a burst between two ticks.
+- An object that survived a generation-1 collection (it lived through two young ones) is frozen
+  right after it (`freeze_survivors`), so the old generation stays empty and a full collection
+  is as short as a generation-1 one. Frozen objects are still freed by reference counting when
+  they are let go; only a reference cycle among them is never collected. Measured at 8,000
+  rooms: a full collection of everything frozen found 2,190 unreachable objects (146 HTTP
+  connections from the set-up) among 1.48M, and the same 2,190 again after 136 s more of play
+  (moves make no cyclic garbage). There is no gauge of the frozen count:
+  `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the process's resident
+  memory (`process_resident_memory_bytes`) is the one to watch.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 from typing import Any
 
+YOUNG_SECONDS = 0.05
 YOUNG_OBJECTS = 5_000
 YOUNG_PER_MIDDLE = 1
 MIDDLE_PER_OLD = 10
 
 _python_thresholds = gc.get_threshold()
-
 
 
 def freeze_survivors(phase: str, info: dict[str, Any]) -> None:
@@ -63,3 +67,30 @@ def release_gc() -> None:
         gc.callbacks.remove(freeze_survivors)
     gc.unfreeze()
     gc.set_threshold(*_python_thresholds)
+
+
+class Collector:
+    """The collector's policy for the app's life, and its task of young collections."""
+
+    def __init__(self, interval: float = YOUNG_SECONDS) -> None:
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        tune_gc()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="young collections")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        release_gc()
+
+    async def _run(self) -> None:
+        generation = 0
+        while True:
+            await asyncio.sleep(self.interval)
+            gc.collect(generation)
+            generation = 1 - generation
