@@ -60,7 +60,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hall = Hall(settings)
         await hall.start()
         app.state.hall = hall
-        collector = Collector()  # the collector kept off the latency tail (app/ops)
+        # The collector kept off the latency tail (app/ops/collector.py); SQLite's server holds
+        # no room in memory (a small heap) and its ORM sessions leave cycles: none frozen there.
+        collector = Collector(freeze_survivors=not hall.store.single_writer)
         collector.start()
         probe = LoopLag()  # how long the loop is held, and by which collections (app/ops)
         probe.start()

@@ -77,3 +77,14 @@ async def test_replaced_objects_are_walked_on_time_not_on_the_count() -> None:
         assert not _tracked_in(held[0], 0) and not _tracked_in(held[-1], 0)
     finally:
         await collector.stop()
+
+
+async def test_a_small_heap_freezes_no_survivor() -> None:
+    collector = Collector(freeze_survivors=False)
+    collector.start()
+    try:
+        held = Node()
+        gc.collect(1)
+        assert _tracked_in(held, 2)  # a full collection still walks it
+    finally:
+        await collector.stop()
