@@ -79,12 +79,17 @@ def gc_timing() -> GcTiming:
 
 
 def describe(window: list[tuple[int, float, int]]) -> str:
-    """The collections inside a stall, for its log line."""
+    """The collections inside a stall, by generation, for its log line."""
     if not window:
         return "no garbage collection in it"
-    parts = [f"gen {g} {seconds * 1000:.1f} ms ({collected} freed)"
-             for g, seconds, collected in window]
-    return "collections: " + ", ".join(parts)
+    parts = []
+    for generation in range(3):
+        pauses = [seconds for g, seconds, _ in window if g == generation]
+        if pauses:
+            freed = sum(collected for g, _, collected in window if g == generation)
+            parts.append(f"gen {generation}: {len(pauses)} taking {sum(pauses) * 1000:.1f} ms "
+                         f"(longest {max(pauses) * 1000:.1f} ms, {freed} freed)")
+    return "collections " + "; ".join(parts)
 
 
 class LoopLag:
