@@ -64,7 +64,7 @@ class HeaderDeadline(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         """The websocket protocol takes the connection over. This one is let go with its parser,
         which holds its bound methods: a cycle that only a collection would free, and the
-        collector freezes one still alive at a generation-1 collection for good
+        collector freezes one still alive at a collection for good
         (app/ops/collector.py)."""
         self._disarm()
         super().handle_websocket_upgrade()

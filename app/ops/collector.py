@@ -8,26 +8,24 @@ in ~2 s of CPU. Measured there with the thresholds (50,000, 20, 100): young coll
 the loop 30-260 ms and a generation-1 collection, which walked the survivors of twenty of them
 (~360k objects), 1.2-3.2 s (the stall of issue 41).
 
-The thresholds alone cannot bound a walk: Python counts allocations minus deallocations, and a
-move replaces a room's held objects (its state, its seats) by new ones, so the count hardly rises
+Nor can thresholds bound a walk: Python counts allocations minus deallocations, and a move
+replaces a room's held objects (its state, its seats) by new ones, so the count hardly rises
 while the young generation grows by ~40k objects a second; at 8,000 rooms one young collection
 walked 204k objects. So:
 - Whatever exists once the app has started (modules, tables, models, the games) is frozen
   (`gc.freeze`) out of every walk.
-- A task collects the young generation every `YOUNG_SECONDS`, and generation 1 with it every
-  other time: a walk covers what was made in the last 0.1 s at most. The thresholds stay on as
-  a net for a burst between two ticks.
-- An object that survived a generation-1 collection (it lived through two young ones) is frozen
-  right after it (`freeze_survivors`), so the old generation stays empty and a full collection
-  is as short as a generation-1 one. Frozen objects are still freed by reference counting when
-  they are let go; only a reference cycle among them is never collected. Measured at 8,000
-  rooms: a full collection of everything frozen found 2,190 unreachable objects (146 HTTP
-  connections from the set-up, upgraded to websockets by uvicorn's own protocol:
-  `HeaderDeadline` breaks that cycle) among 1.48M, and the same 2,190 again after 136 s more
-  of play (moves make no cyclic garbage); 80 rooms played to the end through the API, sockets
-  closed, left none. SQLite's ORM sessions do leave cycles (~100 objects a room): a
-  single-writer store holds no room in memory, its heap stays small, and its server does not
-  freeze survivors (app/main.py). There is no gauge of the frozen count:
+- A task collects the young generation every `YOUNG_SECONDS`: a walk covers what was made in the
+  last 50 ms (6k objects, 4 ms of CPU typically at 8,000 rooms; 18k, 17 ms at most on a shared
+  machine). The threshold stays on as a net for a burst between two ticks.
+- Whatever survives a collection is frozen right after it (`freeze_survivors`): each object is
+  walked once at most, and the older generations stay empty. Frozen objects are still freed by
+  reference counting when they are let go; only a reference cycle among them is never
+  collected. Measured on Postgres: 80 rooms played to the end through the API, sockets closed,
+  left no unreachable object among the frozen; at 8,000 rooms, 136 s of play added none (moves
+  make no cyclic garbage). The cycle a websocket upgrade left (uvicorn's HTTP protocol and its
+  parser) is broken by `HeaderDeadline`. SQLite's ORM sessions do leave cycles (~100 objects a
+  room): a single-writer store holds no room in memory, its heap stays small, and its server
+  freezes no survivor (app/main.py). There is no gauge of the frozen count:
   `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the process's resident
   memory (`process_resident_memory_bytes`) is the one to watch.
 """
@@ -41,26 +39,23 @@ from typing import Any
 
 YOUNG_SECONDS = 0.05
 YOUNG_OBJECTS = 5_000
-YOUNG_PER_MIDDLE = 1
-MIDDLE_PER_OLD = 10
 
 _python_thresholds = gc.get_threshold()
 
 
 def freeze_survivors(phase: str, info: dict[str, Any]) -> None:
-    """A `gc.callbacks` hook: after a generation-1 or full collection, freeze what survived it
-    (`gc.freeze` only moves the generations' lists onto the permanent one, which is safe once
-    the collection is over)."""
-    if phase == "stop" and info["generation"] >= 1:
+    """A `gc.callbacks` hook: after a collection, freeze what survived it (`gc.freeze` only
+    moves the generations' lists onto the permanent one, which is safe once it is over)."""
+    if phase == "stop":
         gc.freeze()
 
 
 def tune_gc(survivors: bool = True) -> None:
-    """Freeze the app as started, set the thresholds, and (`survivors`) freeze every
-    generation-1 survivor."""
+    """Freeze the app as started, set the young threshold, and (`survivors`) freeze whatever
+    survives a collection from now on."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(YOUNG_OBJECTS, YOUNG_PER_MIDDLE, MIDDLE_PER_OLD)
+    gc.set_threshold(YOUNG_OBJECTS, *_python_thresholds[1:])
     if survivors and freeze_survivors not in gc.callbacks:
         gc.callbacks.append(freeze_survivors)
 
@@ -96,8 +91,6 @@ class Collector:
         release_gc()
 
     async def _run(self) -> None:
-        generation = 0
         while True:
             await asyncio.sleep(self.interval)
-            gc.collect(generation)
-            generation = 1 - generation
+            gc.collect(0)
