@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +20,9 @@ from app.guard.security import Edge, install_log_filter
 from app.hall import Hall
 from app.learn import routes as learn
 from app.ops import logs
+from app.ops.collector import Collector
 from app.ops.drain import Drain
+from app.ops.loop_lag import LoopLag
 from app.people import routes as people_routes
 from app.store.migrate import upgrade_to_head_async
 
@@ -59,9 +60,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hall = Hall(settings)
         await hall.start()
         app.state.hall = hall
-        tune_gc()
+        # The collector kept off the latency tail (app/ops/collector.py); SQLite's server holds
+        # no room in memory (a small heap) and its ORM sessions leave cycles: none frozen there.
+        collector = Collector(freeze_survivors=not hall.store.single_writer)
+        collector.start()
+        probe = LoopLag()  # how long the loop is held, and by which collections (app/ops)
+        probe.start()
         yield Drain(hall.sockets).state()  # SIGTERM drains the sockets (app/ops/drain.py)
+        await probe.stop()
         await hall.stop()
+        await collector.stop()
 
     # No OpenTelemetry here: FastAPI would otherwise ask on every request whether a provider
     # was configured since.
@@ -84,21 +92,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(logs.RequestLog)  # outermost: a request's whole time, gate included
     app.socket_guards = Edge(GuessThrottle(play.socket_app), max_body_bytes=settings.max_body_bytes)
     return app
-
-
-# Young collections every 50,000 allocations instead of 700 (each one walks every young object).
-GC_THRESHOLDS = (50_000, 20, 100)
-
-
-def tune_gc() -> None:
-    """Keep the garbage collector off the latency tail. Measured under load: a full
-    collection walked every object the imports and the engine had made and paused the event
-    loop for 115-140 ms every few seconds, and young collections took ~5% of the CPU. Whatever
-    exists once the app has started (modules, tables, models, the games) is frozen out of the
-    collector's walks; cycles made later are still collected."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _serve_client(app: FastAPI, settings: Settings) -> None:

@@ -61,6 +61,15 @@ class HeaderDeadline(HttpToolsProtocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self) -> None:
+        """The websocket protocol takes the connection over. This one is let go with its parser,
+        which holds its bound methods: a cycle that only a collection would free, and the
+        collector freezes one still alive at a collection for good
+        (app/ops/collector.py)."""
+        self._disarm()
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]
+
     def _arm(self, seconds: float, expire: Any) -> None:
         self._disarm()
         if seconds > 0:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
@@ -91,6 +92,15 @@ async def test_metrics_count_bot_decisions(api: Api) -> None:
                                                              "source": "bot"})):
         assert _value(after, name, **labels) > _value(before, name, **labels)
     await conn.close()
+
+
+async def test_metrics_show_the_loop_lag_and_the_collections(api: Api) -> None:
+    before = await _scrape(api)
+    await asyncio.sleep(0.3)  # the probe ticks every 20 ms
+    after = await _scrape(api)
+    assert _value(after, "ziggurat_loop_lag_seconds_count") >= \
+        _value(before, "ziggurat_loop_lag_seconds_count") + 5
+    assert ("ziggurat_gc_pause_seconds_count", (("generation", "0"),)) in after
 
 
 async def test_metrics_need_a_token(api: Api) -> None:
