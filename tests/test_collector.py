@@ -88,3 +88,26 @@ async def test_a_small_heap_freezes_no_survivor() -> None:
         assert _tracked_in(held, 2)  # a full collection still walks it
     finally:
         await collector.stop()
+
+
+def test_a_cycle_left_among_the_frozen_is_reclaimed_once_memory_doubles(tuned: None) -> None:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    gc.collect(0)  # the cycle survives a young collection while in use: frozen
+    gone = weakref.ref(a)
+    del a, b
+    gc.collect(2)
+    assert gone() is not None  # a leak for the young collections: the net's case
+    collector = Collector()
+    collector.reclaimed_at = 1  # as if the heap had been tiny at the last reclaim
+    assert collector.check()
+    assert gone() is None
+    assert gc.get_freeze_count() > 0  # what is left is frozen again
+    assert not collector.check()  # the new baseline is today's memory
+
+
+def test_no_reclaim_while_memory_has_not_doubled(tuned: None) -> None:
+    collector = Collector()
+    collector.reclaimed_at = 1 << 50
+    assert not collector.check()
+    assert not Collector(freeze_survivors=False).check()

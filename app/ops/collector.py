@@ -28,6 +28,11 @@ walked 204k objects. So:
   freezes no survivor (app/main.py). There is no gauge of the frozen count:
   `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the process's resident
   memory (`process_resident_memory_bytes`) is the one to watch.
+- A safety net for the cycles a future code path might leave among the frozen: once the
+  process's resident memory has doubled since the last full reclaim (checked every minute),
+  everything is unfrozen, collected once, and frozen again (`reclaim`, logged with its pause).
+  That pause is the old full collection's, but it comes once per doubling of the heap (a few
+  times while a server fills up, then only if something does leak), not every few seconds.
 """
 
 from __future__ import annotations
@@ -35,10 +40,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
+import os
+import time
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 YOUNG_SECONDS = 0.05
 YOUNG_OBJECTS = 5_000
+RECLAIM_GROWTH = 2.0  # resident memory this many times the last reclaim's: reclaim again
+RECLAIM_CHECK_SECONDS = 60.0
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 _python_thresholds = gc.get_threshold()
 
@@ -69,17 +82,43 @@ def release_gc() -> None:
     gc.set_threshold(*_python_thresholds)
 
 
+def resident_bytes() -> int:
+    """The process's resident memory now (Linux: /proc/self/statm; 0 where it cannot be read,
+    which never triggers a reclaim)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def reclaim() -> int:
+    """Collect everything once, frozen objects included, and freeze what is left; how many
+    unreachable objects it found (logged, with the pause: more than none means a leak)."""
+    began = time.perf_counter()
+    gc.unfreeze()
+    found = gc.collect()
+    gc.freeze()
+    log.warning("full reclaim: %d unreachable objects, loop held %.0f ms", found,
+                (time.perf_counter() - began) * 1000)
+    return found
+
+
 class Collector:
     """The collector's policy for the app's life, and its task of young collections.
     `freeze_survivors`: off where the heap stays small and a full collection short."""
 
-    def __init__(self, freeze_survivors: bool = True, interval: float = YOUNG_SECONDS) -> None:
+    def __init__(self, freeze_survivors: bool = True, interval: float = YOUNG_SECONDS,
+                 check_every: float = RECLAIM_CHECK_SECONDS) -> None:
         self.freeze_survivors = freeze_survivors
         self.interval = interval
+        self.check_every = check_every
+        self.reclaimed_at = 0  # resident bytes after the last full reclaim (or the start)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         tune_gc(self.freeze_survivors)
+        self.reclaimed_at = resident_bytes()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="young collections")
 
     async def stop(self) -> None:
@@ -90,7 +129,22 @@ class Collector:
             self._task = None
         release_gc()
 
+    def check(self) -> bool:
+        """Reclaim if resident memory has grown `RECLAIM_GROWTH` times since the last time;
+        whether it did."""
+        if not self.freeze_survivors or not self.reclaimed_at:
+            return False
+        if resident_bytes() < RECLAIM_GROWTH * self.reclaimed_at:
+            return False
+        reclaim()
+        self.reclaimed_at = resident_bytes()
+        return True
+
     async def _run(self) -> None:
+        checked = time.monotonic()
         while True:
             await asyncio.sleep(self.interval)
             gc.collect(0)
+            if time.monotonic() - checked >= self.check_every:
+                checked = time.monotonic()
+                self.check()
