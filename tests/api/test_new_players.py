@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.hall import Hall
-from app.store.models import Device, Player, utcnow
+from app.store.models import Device, Player
 from tests.api.inprocess import hall_on
 
 
@@ -22,9 +22,8 @@ async def hall() -> AsyncIterator[Hall]:
         yield started
 
 
-def _player(name: str, token_hash: str | None = None) -> Player:
-    return Player(id=f"id-{name}", name=name, token_hash=token_hash or f"hash-{name}",
-                  created_at=utcnow())
+async def _add(hall: Hall, name: str, token_hash: str | None = None) -> Player:
+    return await hall.store.add_player(name, token_hash or f"hash-{name}", None)
 
 
 def _statements(hall: Hall) -> list[str]:
@@ -50,24 +49,22 @@ async def _stored(hall: Hall) -> tuple[int, int]:
 
 async def test_players_made_together_share_a_statement(hall: Hall) -> None:
     made = _statements(hall)
-    await asyncio.gather(*(hall.store.add_player(_player(f"p{n}")) for n in range(20)))
+    players = await asyncio.gather(*(_add(hall, f"p{n}") for n in range(20)))
     # the first is written at once by its own request, the 19 made meanwhile in one batch
     assert len(made) == 2
     assert await _stored(hall) == (20, 20)
     async with hall.store.sessions() as session:  # each with its own first device
         owners = dict((await session.execute(select(Device.token_hash, Device.player_id))).all())
-    assert owners == {f"hash-p{n}": f"id-p{n}" for n in range(20)}
+    assert owners == {f"hash-p{n}": player.id for n, player in enumerate(players)}
 
 
 async def test_a_refused_player_fails_alone(hall: Hall) -> None:
-    await hall.store.add_player(_player("first", token_hash="taken"))
+    await _add(hall, "first", token_hash="taken")
     made = _statements(hall)
     results = await asyncio.gather(
-        hall.store.add_player(_player("a")), hall.store.add_player(_player("b")),
-        hall.store.add_player(_player("clash", token_hash="taken")),
-        hall.store.add_player(_player("c")), return_exceptions=True)
-    assert [type(r) for r in results] == [type(None), type(None),
-                                          asyncpg.UniqueViolationError, type(None)]
+        _add(hall, "a"), _add(hall, "b"), _add(hall, "clash", token_hash="taken"),
+        _add(hall, "c"), return_exceptions=True)
+    assert [type(r) for r in results] == [Player, Player, asyncpg.UniqueViolationError, Player]
     # a, then the batch of b, clash and c refused whole, then each of those three alone
     assert len(made) == 5
     assert await _stored(hall) == (4, 4)  # first, a, b and c; nothing of the clash
