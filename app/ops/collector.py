@@ -21,14 +21,15 @@ walked 204k objects. So:
   walked once at most, and the older generations stay empty. Frozen objects are still freed by
   reference counting when they are let go; only a reference cycle among them is never
   collected. Measured on Postgres: 80 rooms played to the end through the API, sockets closed,
-  left no unreachable object among the frozen; at 8,000 rooms, 136 s of play added none (moves
-  make no cyclic garbage). The cycle a websocket upgrade left (uvicorn's HTTP protocol and its
-  parser) is broken by `HeaderDeadline`. SQLite's ORM sessions do leave cycles (~100 objects a
+  left no unreachable object among the frozen; but a saturated 8,000-room run (the shared load
+  generator) left 15,570, found by the net below: some path under that load makes cycles. The
+  cycle a websocket upgrade left (uvicorn's HTTP protocol and its parser) is broken by
+  `HeaderDeadline`. SQLite's ORM sessions do leave cycles (~100 objects a
   room): a single-writer store holds no room in memory, its heap stays small, and its server
   freezes no survivor (app/main.py). There is no gauge of the frozen count:
   `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the process's resident
   memory (`process_resident_memory_bytes`) is the one to watch.
-- A safety net for the cycles a future code path might leave among the frozen: once the
+- A safety net for the cycles a code path leaves among the frozen: once the
   process's resident memory has doubled since the last full reclaim (checked every minute),
   everything is unfrozen, collected once, and frozen again (`reclaim`, logged with its pause).
   That pause is the old full collection's, but it comes once per doubling of the heap (a few
