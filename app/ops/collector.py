@@ -39,12 +39,13 @@ walked 204k objects. So:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import os
 import time
 from typing import Any
+
+from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +124,8 @@ class Collector:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="young collections")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
         release_gc()
 
     def check(self) -> bool:

@@ -12,13 +12,14 @@ clock reads per collection.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
 from typing import Any
 
 from prometheus_client import Gauge, Histogram
+
+from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -106,11 +107,8 @@ class LoopLag:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="loop-lag probe")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

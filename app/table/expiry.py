@@ -9,11 +9,11 @@ statement that acts, so processes sweeping at once, or a move landing meanwhile,
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import timedelta
 
 from app.context import Context
+from app.tasks import stop_task
 from app.utc import utcnow
 
 log = logging.getLogger(__name__)
@@ -31,10 +31,7 @@ class RoomSweeper:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
 
     async def _run(self) -> None:
         while True:
