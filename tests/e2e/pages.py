@@ -132,6 +132,24 @@ class Client:
     def shot(self, name: str) -> None:
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
+    def boxes(self, *selectors: str) -> list[dict]:
+        """The boxes of each selector's first element, measured in one script run.
+
+        A locator's bounding_box() resolves the element, then asks for its box: a state push in
+        between (a bot's move redraws the board) leaves a detached node and no box. One run of
+        script sees one frame, so the boxes compared are of the same drawing.
+        """
+        found = self.page.evaluate(
+            """(selectors) => selectors.map((s) => {
+                const el = document.querySelector(s);
+                if (!el) return null;
+                const r = el.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height};
+            })""", list(selectors))
+        missing = [s for s, box in zip(selectors, found, strict=True) if box is None]
+        assert not missing, f"nothing on the page matches {missing}"
+        return found
+
 
 def start_pair(open_client, create, phone: bool = False) -> tuple[Client, Client, str]:
     """Ada makes a room with `create(host)`, Bea takes the second seat from its link (on a

@@ -53,8 +53,9 @@ def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) ->
     # scrolling past their boards to reach yours (issue 39.11).
     mine = me.page.locator("[data-testid=tr-me] [data-testid=tr-zone]")
     expect(mine).to_have_count(3)
-    last_zone = mine.nth(2).bounding_box()
-    assert last_zone["y"] + last_zone["height"] <= others.first.bounding_box()["y"]
+    last_zone, first_other = me.boxes("[data-testid=tr-me] [data-testid=tr-zone]:nth-of-type(3)",
+                                      "[data-testid=tr-other]")
+    assert last_zone["y"] + last_zone["height"] <= first_other["y"]
     for i in range(3):
         expect(mine.nth(i)).to_contain_text(f"Zone {i + 1} —")
 
@@ -89,7 +90,7 @@ def test_a_four_player_table_fits_a_phone_with_the_others_folded(open_client) ->
     fab.evaluate("(b) => { b.hidden = false; b.classList.add('has-unread'); }")
     expect(fab).to_be_visible()
     assert fab.evaluate("(b) => Boolean(b.closest('[data-testid=banner]'))")
-    banner, box = me.page.get_by_test_id("banner").bounding_box(), fab.bounding_box()
+    banner, box = me.boxes("[data-testid=banner]", "[data-testid=banner] [data-testid=chat-fab]")
     assert banner["y"] <= box["y"]
     assert box["y"] + box["height"] <= banner["y"] + banner["height"] + 1
     me.page.screenshot(path=str(SCREENSHOTS / "phone-chat-button-in-the-banner.png"))
