@@ -22,7 +22,8 @@ psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA 
 RATE_PER_SECOND=100000 RATE_BURST=100000 BOT_DELAY_MS=0 PYTHONMALLOC=malloc \
   valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.%p.out" --dump-instr=no \
   .venv/bin/python .venv/bin/uvicorn app.main:app --host 127.0.0.1 --port "$PORT" \
-  --no-access-log --ws-max-size 65536 >"$OUT/server.log" 2>&1 &
+  --no-access-log --ws-max-size 65536 --http app.guard.deadlines:HeaderDeadline \
+  --ws app.guard.lean_ws:LeanWebSocket >"$OUT/server.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 until curl -sf "127.0.0.1:$PORT/api/health" >/dev/null; do
