@@ -118,7 +118,7 @@ def _launchers() -> list[str]:
 @pytest.mark.parametrize("launcher", _launchers())
 def test_every_launcher_serves_with_the_header_deadline(launcher: str) -> None:
     """A server started without it leaves one cycle a websocket for the collector to freeze
-    (bench/serve.sh's 8,000 rooms: ~1,300 sockets, 23,551 objects only a reclaim found)."""
+    (bench/serve.sh's 8,000 rooms: ~1,040 sockets, 18,706 objects only a reclaim found)."""
     if launcher in EXEMPT:
         return
     text = (ROOT / launcher).read_text()
