@@ -27,7 +27,12 @@ walked 204k objects. So:
   came between the connection and its upgrade: `HeaderDeadline` breaks it, and bench/serve.sh
   had served without it. Served with it, a full collection with `gc.DEBUG_SAVEALL` found 0
   unreachable objects at 100 and 1,000 saturated rooms (games ending, sockets replaced) and at
-  8,000 rooms at human pace, mid-run and after the sockets closed. SQLite's ORM sessions do
+  8,000 rooms at human pace, mid-run and after the sockets closed. Paths that load does not
+  take made some too (bench/bot_rooms.py found them): a room written through the ORM (~25
+  objects, gone: app/store/models.py), and SQLAlchemy's bind parameters of an `.in_()` built
+  per call (two cycles, ~10 objects, as long as the statement is alive at a young collection:
+  app/store/bot_games.py builds its statement once; the other such sites remain, on paths a
+  request takes rarely). SQLite's ORM sessions do
   leave cycles (~100 objects a room): a single-writer store holds no room in memory, its heap
   stays small, and its server freezes no survivor (app/main.py). There is no gauge of the
   frozen count: `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the
