@@ -119,7 +119,8 @@ def main() -> None:
     gc.callbacks.append(_timed(open("memserve-gc.log", "w")))  # noqa: SIM115 (process-long)
     signal.signal(signal.SIGUSR1, report)
     uvicorn.run("app.main:app", host="127.0.0.1", port=args.port, access_log=False,
-                ws_max_size=65536, ws="app.guard.lean_ws:LeanWebSocket", log_level="warning")
+                ws_max_size=65536, http="app.guard.deadlines:HeaderDeadline",
+                ws="app.guard.lean_ws:LeanWebSocket", log_level="warning")
 
 
 if __name__ == "__main__":

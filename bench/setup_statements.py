@@ -94,7 +94,8 @@ async def run(args: argparse.Namespace) -> None:
                RATE_PER_SECOND="100000", RATE_BURST="100000", BOT_DELAY_MS="0")
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
-         str(args.port), "--no-access-log", "--ws", "app.guard.lean_ws:LeanWebSocket"],
+         str(args.port), "--no-access-log", "--http", "app.guard.deadlines:HeaderDeadline",
+         "--ws", "app.guard.lean_ws:LeanWebSocket"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{args.port}"
     try:

@@ -21,14 +21,22 @@ walked 204k objects. So:
   walked once at most, and the older generations stay empty. Frozen objects are still freed by
   reference counting when they are let go; only a reference cycle among them is never
   collected. Measured on Postgres: 80 rooms played to the end through the API, sockets closed,
-  left no unreachable object among the frozen; but a saturated 8,000-room run (the shared load
-  generator) left 15,570, found by the net below: some path under that load makes cycles. The
-  cycle a websocket upgrade left (uvicorn's HTTP protocol and its parser) is broken by
-  `HeaderDeadline`. SQLite's ORM sessions do leave cycles (~100 objects a
-  room): a single-writer store holds no room in memory, its heap stays small, and its server
-  freezes no survivor (app/main.py). There is no gauge of the frozen count:
-  `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the process's resident
-  memory (`process_resident_memory_bytes`) is the one to watch.
+  left no unreachable object among the frozen. The one cycle the shared load generator's runs
+  made (15,570 and 16,425 found by the net below at 8,000 rooms) was uvicorn's HTTP protocol and
+  its parser after a websocket upgrade, 18 objects a socket, frozen when a young collection
+  came between the connection and its upgrade: `HeaderDeadline` breaks it, and bench/serve.sh
+  had served without it. Served with it, a full collection with `gc.DEBUG_SAVEALL` found 0
+  unreachable objects at 100 and 1,000 saturated rooms (games ending, sockets replaced) and at
+  8,000 rooms at human pace, mid-run and after the sockets closed. Paths that load does not
+  take made some too (bench/bot_rooms.py found them): a room written through the ORM (~25
+  objects, gone: app/store/models.py), and SQLAlchemy's bind parameters of an `.in_()` built
+  per call (two cycles, ~10 objects, as long as the statement is alive at a young collection:
+  app/store/bot_games.py builds its statement once; the other such sites remain, on paths a
+  request takes rarely). SQLite's ORM sessions do
+  leave cycles (~100 objects a room): a single-writer store holds no room in memory, its heap
+  stays small, and its server freezes no survivor (app/main.py). There is no gauge of the
+  frozen count: `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the
+  process's resident memory (`process_resident_memory_bytes`) is the one to watch.
 - A safety net for the cycles a code path leaves among the frozen: once the
   process's resident memory has doubled since the last full reclaim (checked every minute),
   everything is unfrozen, collected once, and frozen again (`reclaim`, logged with its pause).

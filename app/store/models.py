@@ -19,11 +19,10 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
-    inspect,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.attributes import flag_modified, get_history
 
 from app.core.outbox import outbox_key
 
@@ -131,8 +130,11 @@ def _state_is_current(room: Room, value: Any, old: Any, initiator: Any) -> None:
 @event.listens_for(Room, "before_update")
 def _state_written_with_its_version(mapper: Any, connection: Any, room: Room) -> None:
     """The ORM leaves out a value set equal to the one loaded; a cleared `state_version`
-    says the column holds the state at the room's version, so the state is written with it."""
-    if inspect(room).attrs.state_version.history.deleted and room.state_version is None:
+    says the column holds the state at the room's version, so the state is written with it.
+    The history is read with `get_history`, not `inspect(room).attrs`: that memoises on the
+    instance's state an AttributeState per column, each pointing back at it, a cycle of ~25
+    objects that outlives the room and that the collector may freeze (app/ops/collector.py)."""
+    if get_history(room, "state_version").deleted and room.state_version is None:
         flag_modified(room, "state")
 
 

@@ -4,10 +4,14 @@ bots. On SQLite and on Postgres."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from sqlalchemy.sql.elements import BindParameter
 
+from app.hall import Hall
+from app.store.choice import open_bot_games
 from tests.api.client import Api
 from tests.server import Server, database, running_server
 
@@ -61,3 +65,24 @@ async def test_bot_games_are_capped_per_player_and_per_address(api: Api) -> None
     # A bot game that ends frees its place.
     await api.call("POST", f"/api/rooms/{first}/leave", abuser["token"])
     await _bot(api, abuser, third, 1)
+
+
+async def test_counting_bot_games_leaves_no_cycle(hall: Hall) -> None:
+    """The count runs at every bot seat and stand-in level asked for: its statement is built
+    once (app/store/bot_games.py), so no call leaves bind parameters in cycles for the
+    collector to freeze for good (app/ops/collector.py)."""
+    games = open_bot_games(hall.store)
+    for besides in (None, "ROOM"):
+        await games.count(["p"], besides)  # compiled once, as any statement is
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for hosts in (["p"], ["p", "q"], ["p", "q", "r"]):
+            await games.count(hosts, None)
+            await games.count(hosts, "ROOM")
+        gc.collect()
+        left = sum(isinstance(o, BindParameter) for o in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == 0

@@ -4,11 +4,13 @@ state at the room's version, the one a replay of the whole log gives."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from typing import Any
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 
 from app.hall import Hall
 from app.play.moves import Mover, submit_move
@@ -99,3 +101,22 @@ async def test_a_state_set_through_the_orm_is_written_with_its_version(hall: Hal
         room = await session.get(Room, code)
         assert room is not None
         assert room.state_version is None and _plain(room.state) == replayed
+
+
+async def test_a_room_written_through_the_orm_leaves_no_cycle(hall: Hall) -> None:
+    """The listener that writes the state with its version reads the history without leaving
+    the room's ORM state in a cycle (app/store/models.py): once the session is gone,
+    reference counting alone frees it, and the collector has nothing to freeze for good."""
+    code, _ = await _room(hall)
+    gc.collect()
+    gc.disable()
+    try:
+        async with hall.store.sessions() as session, session.begin():
+            room = await session.get(Room, code)
+            assert room is not None
+            room.state = room.state  # the listener runs at the flush
+            state = weakref.ref(inspect(room))
+        del room, session
+        assert state() is None
+    finally:
+        gc.enable()
