@@ -101,8 +101,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files that name the app and may serve it otherwise, and why.
 EXEMPT = {
     "bench/setup_cpu.py": "starts no server: finds one by its command line",
-    # valgrind's instruction counts per room, compared across commits as measured so far.
-    "bench/instructions.sh": "callgrind's baseline command, kept as its figures were taken",
 }
 
 
