@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.ops.collector import YOUNG_OBJECTS, Collector, release_gc, tune_gc
+from app.ops.collector import YOUNG_OBJECTS, Collector, release_gc, resident_bytes, tune_gc
 
 
 class Node:
@@ -98,7 +98,7 @@ def test_a_cycle_left_among_the_frozen_is_reclaimed_once_memory_doubles(tuned: N
     del a, b
     gc.collect(2)
     assert gone() is not None  # a leak for the young collections: the net's case
-    collector = Collector()
+    collector = Collector(floor=0)
     collector.reclaimed_at = 1  # as if the heap had been tiny at the last reclaim
     assert collector.check()
     assert gone() is None
@@ -107,7 +107,17 @@ def test_a_cycle_left_among_the_frozen_is_reclaimed_once_memory_doubles(tuned: N
 
 
 def test_no_reclaim_while_memory_has_not_doubled(tuned: None) -> None:
-    collector = Collector()
+    collector = Collector(floor=0)
     collector.reclaimed_at = 1 << 50
     assert not collector.check()
-    assert not Collector(freeze_survivors=False).check()
+    assert not Collector(freeze_survivors=False, floor=0).check()
+
+
+def test_no_reclaim_below_twice_the_floor(tuned: None) -> None:
+    """A heap that doubled while the server filled up to its working size is not a leak."""
+    now = resident_bytes()
+    collector = Collector(floor=now)
+    collector.reclaimed_at = 1
+    assert not collector.check()
+    collector.floor = now // 4
+    assert collector.check()

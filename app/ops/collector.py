@@ -38,10 +38,13 @@ walked 204k objects. So:
   frozen count: `gc.get_freeze_count()` walks the whole list (~0.4 s at 8,000 rooms); the
   process's resident memory (`process_resident_memory_bytes`) is the one to watch.
 - A safety net for the cycles a code path leaves among the frozen: once the
-  process's resident memory has doubled since the last full reclaim (checked every minute),
-  everything is unfrozen, collected once, and frozen again (`reclaim`, logged with its pause).
-  That pause is the old full collection's, but it comes once per doubling of the heap (a few
-  times while a server fills up, then only if something does leak), not every few seconds.
+  process's resident memory has doubled since the last full reclaim, and is over twice
+  `RECLAIM_FLOOR` (checked every minute), everything is unfrozen, collected once, and frozen
+  again (`reclaim`, logged with its pause). That pause is the old full collection's (~1.1 s at
+  8,000 rooms), but it comes once per doubling of the heap, not every few seconds; the floor
+  keeps it out of a server filling up to its working size (8,000 rooms: ~390 MiB from ~90 at
+  start, which doubled twice and paused play for a reclaim that found nothing), so that it
+  comes only if something does leak.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ log = logging.getLogger(__name__)
 YOUNG_SECONDS = 0.05
 YOUNG_OBJECTS = 5_000
 RECLAIM_GROWTH = 2.0  # resident memory this many times the last reclaim's: reclaim again
+RECLAIM_FLOOR = 256 << 20  # and past twice this: a full server (8,000 rooms, ~390 MiB) is no leak
 RECLAIM_CHECK_SECONDS = 60.0
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -119,10 +123,11 @@ class Collector:
     `freeze_survivors`: off where the heap stays small and a full collection short."""
 
     def __init__(self, freeze_survivors: bool = True, interval: float = YOUNG_SECONDS,
-                 check_every: float = RECLAIM_CHECK_SECONDS) -> None:
+                 check_every: float = RECLAIM_CHECK_SECONDS, floor: int = RECLAIM_FLOOR) -> None:
         self.freeze_survivors = freeze_survivors
         self.interval = interval
         self.check_every = check_every
+        self.floor = floor
         self.reclaimed_at = 0  # resident bytes after the last full reclaim (or the start)
         self._task: asyncio.Task[None] | None = None
 
@@ -137,11 +142,11 @@ class Collector:
         release_gc()
 
     def check(self) -> bool:
-        """Reclaim if resident memory has grown `RECLAIM_GROWTH` times since the last time;
-        whether it did."""
+        """Reclaim if resident memory has grown `RECLAIM_GROWTH` times since the last time and
+        past as many times the floor; whether it did."""
         if not self.freeze_survivors or not self.reclaimed_at:
             return False
-        if resident_bytes() < RECLAIM_GROWTH * self.reclaimed_at:
+        if resident_bytes() < RECLAIM_GROWTH * max(self.reclaimed_at, self.floor):
             return False
         reclaim()
         self.reclaimed_at = resident_bytes()
