@@ -181,7 +181,8 @@ def placed_a_priest(player: Client, state: dict) -> bool:
         expect(box).to_have_attribute("data-priest", str(seat))
         token = box.locator(f".tof-priest.tof-seat{seat}")
         expect(token).to_be_visible()
-        outer, inner = box.bounding_box(), token.bounding_box()
+        cell_box = f"[data-testid=tof-cell-{move['card']}-{cell}]"
+        outer, inner = player.boxes(cell_box, f"{cell_box} .tof-priest.tof-seat{seat}")
         centre = (inner["x"] + inner["width"] / 2, inner["y"] + inner["height"] / 2)
         assert outer["x"] <= centre[0] <= outer["x"] + outer["width"], "drawn in its own cell"
         assert outer["y"] <= centre[1] <= outer["y"] + outer["height"], "drawn in its own cell"
