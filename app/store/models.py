@@ -23,6 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.orm.attributes import flag_modified, get_history
+from sqlalchemy.orm.base import PASSIVE_NO_INITIALIZE
 
 from app.core.outbox import outbox_key
 
@@ -131,10 +132,12 @@ def _state_is_current(room: Room, value: Any, old: Any, initiator: Any) -> None:
 def _state_written_with_its_version(mapper: Any, connection: Any, room: Room) -> None:
     """The ORM leaves out a value set equal to the one loaded; a cleared `state_version`
     says the column holds the state at the room's version, so the state is written with it.
-    The history is read with `get_history`, not `inspect(room).attrs`: that memoises on the
-    instance's state an AttributeState per column, each pointing back at it, a cycle of ~25
-    objects that outlives the room and that the collector may freeze (app/ops/collector.py)."""
-    if get_history(room, "state_version").deleted and room.state_version is None:
+    The history is read with `get_history` (without loading, as before), not through
+    `inspect(room).attrs`: that memoises on the instance's state an AttributeState per column,
+    each pointing back at it, a cycle of ~25 objects that outlives the room and that the
+    collector may freeze (app/ops/collector.py)."""
+    if (get_history(room, "state_version", passive=PASSIVE_NO_INITIALIZE).deleted
+            and room.state_version is None):
         flag_modified(room, "state")
 
 
