@@ -18,7 +18,6 @@ WORKERS=${WORKERS:-1}
 [ "${ADMIN_TOKEN:-}" != bench ] || export ADMIN_TOKEN=bench-admin-token-0123456789abcdef
 psql "${DATABASE_URL/+asyncpg/}" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" 2>/dev/null
 cd "$ROOT"
-# The protocols `make run` serves with (the Makefile's run target): benchmarks measure that server.
 UVICORN=("$ROOT/.venv/bin/uvicorn" app.main:app --host 127.0.0.1 --no-access-log
          --ws-max-size 65536 --http app.guard.deadlines:HeaderDeadline
          --ws app.guard.lean_ws:LeanWebSocket)
