@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 from alembic import command
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from app.store.db import make_engine
 from app.store.migrate import MigrationFailed, alembic_config, upgrade_to_head_async
@@ -46,6 +47,41 @@ async def test_the_server_migrates_in_a_child_that_reaches_head(kind: str) -> No
         await upgrade_to_head_async(url)
         assert "admin_actions" in await _tables(url)
         await upgrade_to_head_async(url)  # at head already: nothing to do, no error
+
+
+async def _room_blocks_after_moves(url: str) -> list[tuple[int, int]]:
+    """Eight rooms of a real room's size (a ~1.2 KB state: more than a page holds), then the
+    first written again three times, as moves write it: the heap block of its row each time."""
+    engine = make_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("INSERT INTO players (id, name, created_at) "
+                                "VALUES ('p', 'host', now())"))
+        for n in range(8):
+            await conn.execute(text(
+                "INSERT INTO rooms (code, game, options, status, host_id, private, seed, "
+                "version, state, created_at, updated_at, spectators_muted) VALUES (:code, "
+                "'gem-pyramid', '{}', 'active', 'p', true, 's', 0, :state, now(), now(), false)"),
+                {"code": f"R{n}", "state": '{"board": "%s"}' % ("x" * 1200)})
+    blocks = []
+    for version in range(1, 4):
+        async with engine.begin() as conn:
+            await conn.execute(text("UPDATE rooms SET version = :v, last_move_at = now() "
+                                    "WHERE code = 'R0'"), {"v": version})
+        async with engine.connect() as conn:
+            ctid = (await conn.execute(text("SELECT ctid::text FROM rooms WHERE code = 'R0'")))
+            block, line = map(int, re.findall(r"\d+", ctid.scalar_one()))
+            blocks.append((block, line))
+    await engine.dispose()
+    return blocks
+
+
+async def test_a_move_writes_its_room_on_the_same_page_on_postgres() -> None:
+    """Migration 0018 leaves room on the rooms' pages: a move's new version of the room row
+    goes beside the old one (a HOT update: no index touched), not to another page."""
+    with database("postgres") as url:
+        await upgrade_to_head_async(url)
+        blocks = await _room_blocks_after_moves(url)
+    assert {block for block, _ in blocks} == {0}, blocks
 
 
 async def test_a_failed_migration_stops_the_start_with_the_childs_reason() -> None:
