@@ -194,13 +194,13 @@ class Handover(Base):
 class MoveRow(Base):
     __tablename__ = "moves"
     __table_args__ = (
-        UniqueConstraint("room_code", "version", name="uq_moves_room_version"),
         UniqueConstraint("room_code", "seat", "client_id", name="uq_moves_room_seat_client"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"))
-    version: Mapped[int] = mapped_column(Integer)
+    # Keyed by room and version (migration 0021): no serial id, one index fewer per move.
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
+                                           primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     client_id: Mapped[str] = mapped_column(String(64))
     move: Mapped[dict[str, Any]] = mapped_column(JsonType)
