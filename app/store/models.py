@@ -197,9 +197,10 @@ class MoveRow(Base):
         UniqueConstraint("room_code", "seat", "client_id", name="uq_moves_room_seat_client"),
     )
 
-    # Keyed by room and version (migration 0021): no serial id, one index fewer per move.
-    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
-                                           primary_key=True)
+    # Keyed by room and version (migration 0021): no serial id, one index fewer per move. No
+    # foreign key (migration 0022): only a write of the room inserts a move, and the sweep that
+    # deletes rooms deletes their moves.
+    room_code: Mapped[str] = mapped_column(String(16), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     client_id: Mapped[str] = mapped_column(String(64))

@@ -113,9 +113,13 @@ class SharedPaths(TablePaths):
         return codes
 
     async def delete_closed_rooms(self, before: datetime) -> None:
+        """Rooms closed before `before`, with their moves (no foreign key deletes those)."""
         async with self.sessions() as session, session.begin():
-            await session.execute(delete(Room).where(
-                Room.status.in_(CLOSED), _last_activity() < before, Room.updated_at < before))
+            codes = list(await session.scalars(delete(Room).where(
+                Room.status.in_(CLOSED), _last_activity() < before, Room.updated_at < before)
+                .returning(Room.code)))
+            if codes:
+                await session.execute(delete(MoveRow).where(MoveRow.room_code.in_(codes)))
 
     async def open_rooms(self) -> list[dict[str, Any]]:
         async with self.sessions() as session:

@@ -12,11 +12,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 
 from app.store.db import make_engine
-from app.store.models import Room, utcnow
-from tests.api.client import Api
+from app.store.models import MoveRow, Room, utcnow
+from tests.api.client import Api, Conn
 from tests.server import Server, database, running_server
 
 
@@ -94,3 +94,39 @@ async def test_closed_rooms_are_deleted_after_their_retention(
     await _status(api, old, None)
     await api.call("GET", f"/api/rooms/{old}/moves", expect=404)
     assert (await api.call("GET", f"/api/rooms/{recent}"))["status"] == "finished"
+
+
+async def _moves_of(url: str, code: str) -> int:
+    engine = make_engine(url)
+    async with engine.connect() as conn:
+        count = (await conn.execute(select(func.count()).select_from(MoveRow)
+                                    .where(MoveRow.room_code == code))).scalar_one()
+    await engine.dispose()
+    return count
+
+
+async def _one_move_each(conns: list[Conn]) -> None:
+    """The seat to act in this room makes one legal move, acknowledged."""
+    for conn in conns:
+        state = conn.state
+        assert state is not None
+        if state["seat"] in state["to_act"]:
+            assert (await conn.move(state["legal_moves"][0]))["type"] == "ack"
+            return
+    raise AssertionError("nobody could move")
+
+
+async def test_a_deleted_room_takes_its_moves_and_no_others(
+        api: Api, served: tuple[Server, str]) -> None:
+    """Moves have no foreign key to their room (migration 0022): the sweep deletes them."""
+    old, _, old_conns = await api.started_pair()
+    kept, _, kept_conns = await api.started_pair()
+    await _one_move_each(old_conns)
+    await _one_move_each(kept_conns)
+    for conn in old_conns + kept_conns:
+        await conn.close()
+    assert await _moves_of(served[1], old) == 1
+    await _age(served[1], old, 91, status="finished")
+    await _status(api, old, None)
+    assert await _moves_of(served[1], old) == 0
+    assert await _moves_of(served[1], kept) == 1
