@@ -270,12 +270,14 @@ class SeatSocket(Base):
 
     No foreign key to rooms on purpose: checking one would share-lock the room row, and a
     socket opening while the host starts the game (room locked, seats updated) would deadlock.
+    No index but the key: a row is written and deleted per socket, and the reaper's NOT IN on
+    `origin` scans the table whatever its indexes (migration 0020).
     """
 
     __tablename__ = "seat_sockets"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    origin: Mapped[str] = mapped_column(String(16), index=True)
+    origin: Mapped[str] = mapped_column(String(16))
     room_code: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

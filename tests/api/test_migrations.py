@@ -84,6 +84,18 @@ async def test_a_move_writes_its_room_on_the_same_page_on_postgres() -> None:
     assert {block for block, _ in blocks} == {0}, blocks
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_the_socket_ledger_is_indexed_by_its_key_alone(kind: str) -> None:
+    """Migration 0020: a row written and deleted per socket feeds no index nobody reads."""
+    with database(kind) as url:
+        await upgrade_to_head_async(url)
+        engine = make_engine(url)
+        async with engine.connect() as conn:
+            indexes = await conn.run_sync(lambda sync: inspect(sync).get_indexes("seat_sockets"))
+        await engine.dispose()
+    assert indexes == []
+
+
 async def test_a_failed_migration_stops_the_start_with_the_childs_reason() -> None:
     with pytest.raises(MigrationFailed, match=r"Connect call failed|Connection refused"):
         await upgrade_to_head_async("postgresql+asyncpg://postgres@127.0.0.1:1/nothing")
