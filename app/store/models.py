@@ -19,6 +19,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -33,6 +34,7 @@ from app.utc import as_utc as as_utc
 from app.utc import utcnow
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
+SEATED = "player_id IS NOT NULL"  # the seats the player indexes hold
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -143,14 +145,19 @@ def _state_written_with_its_version(mapper: Any, connection: Any, room: Room) ->
 
 class Seat(Base):
     __tablename__ = "seats"
-    # One seat per player per room (NULLs, the empty and bot seats, are all distinct).
-    __table_args__ = (Index("uq_seats_room_player", "room_code", "player_id", unique=True),)
+    # One seat per player per room. Seats with no player (empty, or a bot's) are in neither
+    # player index: only statements naming a player read them, and NULLs never clash (0020).
+    __table_args__ = (
+        Index("uq_seats_room_player", "room_code", "player_id", unique=True,
+              postgresql_where=text(SEATED), sqlite_where=text(SEATED)),
+        Index("ix_seats_player_id", "player_id",
+              postgresql_where=text(SEATED), sqlite_where=text(SEATED)),
+    )
 
     room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"),
                                            primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True,
-                                                  index=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     connections: Mapped[int] = mapped_column(Integer, default=0)
     # When the seat's last connection closed (or the game started without one): the grace
@@ -271,12 +278,14 @@ class SeatSocket(Base):
 
     No foreign key to rooms on purpose: checking one would share-lock the room row, and a
     socket opening while the host starts the game (room locked, seats updated) would deadlock.
+    No index but the key: a row is written and deleted per socket, and the reaper's NOT IN on
+    `origin` scans the table whatever its indexes (migration 0020).
     """
 
     __tablename__ = "seat_sockets"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    origin: Mapped[str] = mapped_column(String(16), index=True)
+    origin: Mapped[str] = mapped_column(String(16))
     room_code: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -84,6 +84,31 @@ async def test_a_move_writes_its_room_on_the_same_page_on_postgres() -> None:
     assert {block for block, _ in blocks} == {0}, blocks
 
 
+_INDEX_SQL = {
+    "sqlite": "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = :t "
+              "AND sql IS NOT NULL",
+    "postgres": "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = :t "
+                "AND indexname NOT LIKE 'pk_%'",
+}
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_no_index_takes_entries_nobody_reads(kind: str) -> None:
+    """Migration 0020: the socket ledger, a row written and deleted per socket, is indexed by
+    its key alone; a seat with no player (empty, or a bot's) is in no player index."""
+    with database(kind) as url:
+        await upgrade_to_head_async(url)
+        engine = make_engine(url)
+        async with engine.connect() as conn:
+            ledger = (await conn.execute(text(_INDEX_SQL[kind]), {"t": "seat_sockets"})).all()
+            seats = dict((await conn.execute(text(_INDEX_SQL[kind]), {"t": "seats"})).all())
+        await engine.dispose()
+    assert ledger == []
+    assert sorted(seats) == ["ix_seats_player_id", "uq_seats_room_player"]
+    for name, sql in seats.items():
+        assert re.search(r"WHERE \(?player_id IS NOT NULL\)?$", sql), (name, sql)
+
+
 async def test_a_failed_migration_stops_the_start_with_the_childs_reason() -> None:
     with pytest.raises(MigrationFailed, match=r"Connect call failed|Connection refused"):
         await upgrade_to_head_async("postgresql+asyncpg://postgres@127.0.0.1:1/nothing")
