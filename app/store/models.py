@@ -146,7 +146,7 @@ def _state_written_with_its_version(mapper: Any, connection: Any, room: Room) ->
 class Seat(Base):
     __tablename__ = "seats"
     # One seat per player per room. Seats with no player (empty, or a bot's) are in neither
-    # player index: only statements naming a player read them, and NULLs never clash (0020).
+    # player index: only statements naming a player read them, and NULLs never clash (0023).
     __table_args__ = (
         Index("uq_seats_room_player", "room_code", "player_id", unique=True,
               postgresql_where=text(SEATED), sqlite_where=text(SEATED)),
@@ -279,7 +279,7 @@ class SeatSocket(Base):
     No foreign key to rooms on purpose: checking one would share-lock the room row, and a
     socket opening while the host starts the game (room locked, seats updated) would deadlock.
     No index but the key: a row is written and deleted per socket, and the reaper's NOT IN on
-    `origin` scans the table whatever its indexes (migration 0020).
+    `origin` scans the table whatever its indexes (migration 0023).
     """
 
     __tablename__ = "seat_sockets"

@@ -94,7 +94,7 @@ _INDEX_SQL = {
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 async def test_no_index_takes_entries_nobody_reads(kind: str) -> None:
-    """Migration 0020: the socket ledger, a row written and deleted per socket, is indexed by
+    """Migration 0023: the socket ledger, a row written and deleted per socket, is indexed by
     its key alone; a seat with no player (empty, or a bot's) is in no player index."""
     with database(kind) as url:
         await upgrade_to_head_async(url)

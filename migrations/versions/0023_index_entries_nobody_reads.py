@@ -15,8 +15,8 @@ now leave those seats out, so a two-player room's set-up writes two index entrie
 seat taken gets its entries then, as before. The statements that read seats by room alone use
 the key (`pk_seats`).
 
-Revision ID: 0020
-Revises: 0018
+Revision ID: 0023
+Revises: 0022
 Create Date: 2026-11-29
 """
 
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0020"
-down_revision: str | None = "0018"
+revision: str = "0023"
+down_revision: str | None = "0022"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
