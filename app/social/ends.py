@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.social.ratings import START, bot_rater, rate
+from app.social.ratings import BOT_PREFIX, START, bot_rater, rate
 from app.store.base import EndSeat, Placing
 from games import REGISTRY
 
@@ -22,6 +22,7 @@ class Ends:
     """The `GameEnd` the Hall hands to the store."""
 
     start = START
+    bot_prefix = BOT_PREFIX
 
     def placings(self, game: str, state: Any, seats: Sequence[EndSeat]) -> list[Placing]:
         outcome = REGISTRY[game].outcome(state)

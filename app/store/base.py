@@ -419,6 +419,9 @@ class Placing(NamedTuple):
 
 class GameEnd(Protocol):
     start: tuple[float, float]  # a new rater's (mu, sigma)
+    # A bot level's pseudo-rater is this + the level: Postgres reads a game's ratings before it
+    # asks `placings` (`app.store.results.PG_END_READ`), so it guesses the raters by it.
+    bot_prefix: str
 
     def placings(self, game: str, state: Any, seats: Sequence[EndSeat]) -> list[Placing]:
         """The rated seats (none: the game is not rated)."""

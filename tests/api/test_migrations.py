@@ -12,9 +12,11 @@ import sys
 import pytest
 from alembic import command
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import DBAPIError
 
 from app.store.db import make_engine
 from app.store.migrate import MigrationFailed, alembic_config, upgrade_to_head_async
+from app.store.results import STALE
 from tests.server import database
 
 
@@ -107,6 +109,36 @@ async def test_no_index_takes_entries_nobody_reads(kind: str) -> None:
     assert sorted(seats) == ["ix_seats_player_id", "uq_seats_room_player"]
     for name, sql in seats.items():
         assert re.search(r"WHERE \(?player_id IS NOT NULL\)?$", sql), (name, sql)
+
+
+async def _stale_write_fails_with(url: str) -> str | None:
+    """The SQLSTATE `stale_write` raises with (None: there is no such function)."""
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            if not (await conn.execute(text(
+                    "SELECT count(*) FROM pg_proc WHERE proname = 'stale_write'"))).scalar_one():
+                return None
+            try:
+                await conn.execute(text("SELECT stale_write('a test')"))
+            except DBAPIError as exc:
+                return exc.orig.sqlstate
+            raise AssertionError("stale_write returned")
+    finally:
+        await engine.dispose()
+
+
+def test_the_stale_write_function_goes_down_and_up_on_postgres() -> None:
+    """Migration 0024's function, which the move that ends a game calls to fail on stale
+    ratings (`app.store.results.STALE`): gone after its downgrade, back after the upgrade."""
+    with database("postgres") as url:
+        config = alembic_config(url)
+        command.upgrade(config, "head")
+        assert asyncio.run(_stale_write_fails_with(url)) == STALE
+        command.downgrade(config, "0023")
+        assert asyncio.run(_stale_write_fails_with(url)) is None
+        command.upgrade(config, "head")
+        assert asyncio.run(_stale_write_fails_with(url)) == STALE
 
 
 async def test_a_failed_migration_stops_the_start_with_the_childs_reason() -> None:

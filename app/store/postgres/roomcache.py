@@ -33,7 +33,14 @@ from app.store.hub import CHANNEL
 from app.store.outbox import NOTICES_CTE, notice_args
 from app.store.postgres.connections import Connections
 from app.store.postgres.groupcommit import GroupCommit
-from app.store.results import PG_END_SEATS, rate_on_postgres
+from app.store.results import (
+    PG_END_READ,
+    PG_END_SEATS,
+    STALE,
+    pg_rated,
+    rate_ahead,
+    rate_on_postgres,
+)
 from app.store.snapshots import TAIL, catch_up, writes_state
 
 
@@ -126,11 +133,25 @@ FROM r"""
 # rare, and the batch statement stays as it is.
 _WRITE_TOLD = _WRITE.replace("), counted AS (", "), " + NOTICES_CTE + "counted AS (", 1)
 
-# The move that ends a game: the same statement, also reading the seats as the game ends (for
-# its results and ratings, `app.store.results`), each with the statement's `told` variant.
+# The move that ends a game, on the locked path (`RoomCache._write_last`): the same statement,
+# also reading the seats as the game ends (for its results and ratings, `app.store.results`),
+# each with the statement's `told` variant.
 _END_SEATS = ", " + PG_END_SEATS.format(code="$1") + " AS seats\nFROM r"
 _WRITE_LAST = _WRITE.removesuffix("\nFROM r") + _END_SEATS
 _WRITE_TOLD_LAST = _WRITE_TOLD.removesuffix("\nFROM r") + _END_SEATS
+
+
+def _rated(write: str, first: int) -> str:
+    """`write` with the ratings and results of the game it ends, rated ahead (`results.pg_rated`,
+    parameters from `first` on): it writes nothing if they are stale."""
+    ctes, stale = pg_rated("$1", "$5", first)
+    return (write.replace("), counted AS (", "), " + ctes + "counted AS (", 1)
+            .removesuffix("\nFROM r") + f",\n       {stale} AS stale\nFROM r")
+
+
+# The move that ends a game, rated ahead (`RoomCache._write_rated`), and its `told` variant.
+_WRITE_RATED = _rated(_WRITE, 16)
+_WRITE_TOLD_RATED = _rated(_WRITE_TOLD, 19)
 
 _EARLIER = """
 SELECT m.version FROM moves m
@@ -243,7 +264,7 @@ class RoomCache:
                 client_id, move, events, self.registered[room.code],
                 f"state:{room.code}:{self._origin}", banks, mover_via(client_id))
         if status == "finished" and ends is not None:  # the last move: rated with it
-            xmin = await self._write_last(args, ends, room.game, state, now, notices)
+            xmin = await self._write_rated(args, ends, room.game, state, now, notices)
         elif notices:
             row = await self.pool.fetchrow(_WRITE_TOLD, *args, *notice_args(notices))
             xmin = None if row is None else row["xmin"]
@@ -258,12 +279,36 @@ class RoomCache:
         self.hold(room)
         return True
 
+    async def _write_rated(self, args: tuple[Any, ...], ends: GameEnd, game: str, state: Any,
+                           now: datetime, notices: Sequence[Any]) -> int | None:
+        """The move that ends a game (with its outbox rows), and its results and ratings, in two
+        round trips: a read, then one autocommitted statement (`app.store.results` says why
+        that is sound). Not batched: a batch that failed for one stale rating would fail for
+        all. When the ratings read are stale, or a rater was not read, `_write_last`."""
+        row = await self.pool.fetchrow(PG_END_READ, args[0], ends.bot_prefix)
+        if row is None or str(row["xmin"]) != args[5]:
+            return None  # another writer was first: judged again, as any move
+        rated = rate_ahead(ends, args[0], game, state, row, now)
+        if rated is None:
+            return await self._write_last(args, ends, game, state, now, notices)
+        try:
+            if notices:
+                row = await self.pool.fetchrow(_WRITE_TOLD_RATED, *args,
+                                               *notice_args(notices), *rated)
+            else:
+                row = await self.pool.fetchrow(_WRITE_RATED, *args, *rated)
+        except asyncpg.PostgresError as exc:
+            if exc.sqlstate != STALE:
+                raise
+            return await self._write_last(args, ends, game, state, now, notices)  # none written
+        return None if row is None else row["xmin"]
+
     async def _write_last(self, args: tuple[Any, ...], ends: GameEnd, game: str, state: Any,
                           now: datetime, notices: Sequence[Any]) -> int | None:
-        """The move that ends a game (with its outbox rows), and its results and ratings, in
-        one transaction (not batched: it needs more statements than the group's one). The
-        move's statement reads the seats too: the transaction is four round trips and its
-        commit."""
+        """The locked path of the move that ends a game: the move (with its outbox rows), its
+        results and ratings in one transaction, the raters locked before they are read. The
+        move's statement reads the seats too: four round trips and the commit. Taken when the
+        ratings read ahead were stale (`_write_rated`): it cannot be."""
         async with self.pool.acquire() as conn, conn.transaction():
             if notices:
                 row = await conn.fetchrow(_WRITE_TOLD_LAST, *args, *notice_args(notices))
