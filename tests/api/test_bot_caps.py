@@ -67,6 +67,12 @@ async def test_bot_games_are_capped_per_player_and_per_address(api: Api) -> None
     await _bot(api, abuser, third, 1)
 
 
+# The names the count's bind parameters have, built once or per call (`Room.host_id.in_()`
+# names its own `host_id`): what the hall's own tasks leave meanwhile (a sweep's `.in_()`)
+# is not the count's, and would fail this test on a slow machine.
+_COUNTS_KEYS = {"hosts", "besides", "host_id"}
+
+
 async def test_counting_bot_games_leaves_no_cycle(hall: Hall) -> None:
     """The count runs at every bot seat and stand-in level asked for: its statement is built
     once (app/store/bot_games.py), so no call leaves bind parameters in cycles for the
@@ -81,7 +87,8 @@ async def test_counting_bot_games_leaves_no_cycle(hall: Hall) -> None:
             await games.count(hosts, None)
             await games.count(hosts, "ROOM")
         gc.collect()
-        left = sum(isinstance(o, BindParameter) for o in gc.garbage)
+        left = sum(isinstance(o, BindParameter) and o._orig_key in _COUNTS_KEYS
+                   for o in gc.garbage)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
