@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -48,6 +48,9 @@ from app.store.table import TablePaths
 PLAYERS, DEVICES = Player.__table__, Device.__table__
 # A room in one of these states is over; it is deleted once its retention runs out.
 CLOSED = ("finished", "aborted", "errored")
+# The moves of the rooms a sweep deleted (no foreign key deletes them: migration 0022), built
+# once: an `.in_()` built per call leaves its bind parameters in cycles (app/store/bot_games.py).
+_DELETE_MOVES = delete(MoveRow).where(MoveRow.room_code.in_(bindparam("codes", expanding=True)))
 # Open rooms listed at most (the newest).
 OPEN_ROOMS = 100
 
@@ -119,7 +122,7 @@ class SharedPaths(TablePaths):
                 Room.status.in_(CLOSED), _last_activity() < before, Room.updated_at < before)
                 .returning(Room.code)))
             if codes:
-                await session.execute(delete(MoveRow).where(MoveRow.room_code.in_(codes)))
+                await session.execute(_DELETE_MOVES, {"codes": codes})
 
     async def open_rooms(self) -> list[dict[str, Any]]:
         async with self.sessions() as session:
