@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import subprocess
-import sys
 from typing import Any
 
 import asyncpg
 import httpx
-import websockets
+
+from bench import served
 
 _STATEMENTS = """
 SELECT calls, total_exec_time, total_plan_time, rows, shared_blks_hit, shared_blks_read,
@@ -41,28 +39,9 @@ _INDEXES = "SELECT indexrelname, idx_scan FROM pg_stat_user_indexes"
 _CLOCKED = ("processes", "SELECT rooms.code, rooms.turn_clock", "pg_stat_", "pg_current_wal")
 
 
-async def _active(ws: Any) -> None:
-    while True:
-        message = json.loads(await ws.recv())
-        if message["type"] == "state" and message["status"] == "active":
-            return
-
-
 async def one_room(http: httpx.AsyncClient, ws_url: str) -> None:
     """One room set up (in the load generator's order), then both its sockets closed."""
-    tokens = [(await http.post("/api/players", json={"name": f"b{p}"})).json()["token"]
-              for p in (0, 1)]
-    auth = [{"authorization": f"Bearer {t}"} for t in tokens]
-    code = (await http.post("/api/rooms", headers=auth[0], json={
-        "game": "gem-pyramid", "seats": 2, "private": True})).json()["code"]
-    (await http.post(f"/api/rooms/{code}/join", headers=auth[1], json={})).raise_for_status()
-    *sockets, started = await asyncio.gather(
-        *(websockets.connect(f"{ws_url}/api/rooms/{code}/ws?token={t}", compression=None,
-                             open_timeout=60) for t in tokens),
-        http.post(f"/api/rooms/{code}/start", headers=auth[0], json={}))
-    started.raise_for_status()
-    await asyncio.gather(*(_active(ws) for ws in sockets))
-    for ws in sockets:
+    for ws in await served.set_up_room(http, ws_url):
         await ws.close()
 
 
@@ -119,25 +98,13 @@ async def run(args: argparse.Namespace) -> None:
     finally:
         await conn.close()
     dsn = f"postgresql://postgres@{args.host}/{args.db}"
-    env = dict(os.environ, DATABASE_URL=dsn.replace("postgresql", "postgresql+asyncpg", 1),
-               RATE_PER_SECOND="100000", RATE_BURST="100000", BOT_DELAY_MS="0")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
-         str(args.port), "--no-access-log", "--http", "app.guard.deadlines:HeaderDeadline",
-         "--ws", "app.guard.lean_ws:LeanWebSocket"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = served.start(dsn.replace("postgresql", "postgresql+asyncpg", 1), args.port)
     url = f"http://127.0.0.1:{args.port}"
     conn = await asyncpg.connect(dsn)
     try:
         await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         async with httpx.AsyncClient(base_url=url) as http:
-            for _ in range(200):
-                try:
-                    if (await http.get("/api/health")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
+            await served.until_up(http)
         await _rooms(url, args.warm, args.at_once)
         await asyncio.sleep(11)  # backends report their table counts within 10 s of idling
         await conn.execute("CHECKPOINT")  # each run starts with the same full-page writes to do

@@ -17,17 +17,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import json
 import os
 import re
-import subprocess
-import sys
 import time
-from typing import Any
 
 import asyncpg
 import httpx
-import websockets
+
+from bench import served
 
 LINE = re.compile(r"\[(\d+)\] (?:\S+ )?LOG:  (?:statement|execute [^:]*): (.*)")
 # The heartbeat's and the turn clock watcher's statements come by the clock, not by the rooms.
@@ -35,34 +32,12 @@ SKIP = ("processes", "SELECT rooms.code, rooms.turn_clock")
 STAMP = re.compile(r"\d{4}-\d\d-\d\d ")
 
 
-async def _active(ws: Any) -> None:
-    while True:
-        message = json.loads(await ws.recv())
-        if message["type"] == "state" and message["status"] == "active":
-            return
-
-
 async def one_room(http: httpx.AsyncClient, ws_url: str, log: str,
                    marks: list[tuple[int, int, int]]) -> None:
     """One room set up and closed; `marks` gets the log's offsets at its start, once both
     sockets are active, and after the closes."""
     start = os.path.getsize(log)
-    tokens = [(await http.post("/api/players", json={"name": f"b{p}"})).json()["token"]
-              for p in (0, 1)]
-    auth = [{"authorization": f"Bearer {t}"} for t in tokens]
-    code = (await http.post("/api/rooms", headers=auth[0], json={
-        "game": "gem-pyramid", "seats": 2, "private": True})).json()["code"]
-    (await http.post(f"/api/rooms/{code}/join", headers=auth[1], json={})).raise_for_status()
-
-    async def socket(token: str) -> Any:
-        return await websockets.connect(f"{ws_url}/api/rooms/{code}/ws?token={token}",
-                                        compression=None)
-
-    *sockets, started = await asyncio.gather(
-        socket(tokens[0]), socket(tokens[1]),
-        http.post(f"/api/rooms/{code}/start", headers=auth[0], json={}))
-    started.raise_for_status()
-    await asyncio.gather(*(_active(ws) for ws in sockets))
+    sockets = await served.set_up_room(http, ws_url)
     await asyncio.sleep(0.1)  # the greetings' last statements
     active = os.path.getsize(log)
     for ws in sockets:
@@ -90,23 +65,11 @@ async def run(args: argparse.Namespace) -> None:
         await conn.execute(f"ALTER DATABASE \"{args.db}\" SET log_statement = 'all'")
     finally:
         await conn.close()
-    env = dict(os.environ, DATABASE_URL=f"postgresql+asyncpg://postgres@{args.host}/{args.db}",
-               RATE_PER_SECOND="100000", RATE_BURST="100000", BOT_DELAY_MS="0")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
-         str(args.port), "--no-access-log", "--http", "app.guard.deadlines:HeaderDeadline",
-         "--ws", "app.guard.lean_ws:LeanWebSocket"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = served.start(f"postgresql+asyncpg://postgres@{args.host}/{args.db}", args.port)
     url = f"http://127.0.0.1:{args.port}"
     try:
         async with httpx.AsyncClient(base_url=url) as http:
-            for _ in range(200):
-                try:
-                    if (await http.get("/api/health")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
+            await served.until_up(http)
             ws_url = url.replace("http", "ws", 1)
             marks: list[tuple[int, int, int]] = []
             for _ in range(args.warm):

@@ -183,11 +183,8 @@ async def _turn_based_room(hall: Hall) -> tuple[str, list[str]]:
         return room.code, [p.id for p in players]
 
 
-@pytest.mark.parametrize("pace", [LIVE, TURN_BASED])
-async def test_the_last_move_and_its_ratings_are_two_round_trips_on_postgres(
-        monkeypatch: pytest.MonkeyPatch, pace: str) -> None:
-    """The read, then the move with its results and ratings (and, turn-based, its notices) in
-    one statement: no transaction, and the locked path is not taken."""
+def _spy_on_the_locked_path(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The codes of the rooms whose last move takes the locked path, as they take it."""
     locked: list[str] = []
     write_last = roomcache.RoomCache._write_last
 
@@ -196,6 +193,15 @@ async def test_the_last_move_and_its_ratings_are_two_round_trips_on_postgres(
         return await write_last(self, args, *rest)
 
     monkeypatch.setattr(roomcache.RoomCache, "_write_last", spy)
+    return locked
+
+
+@pytest.mark.parametrize("pace", [LIVE, TURN_BASED])
+async def test_the_last_move_and_its_ratings_are_two_round_trips_on_postgres(
+        monkeypatch: pytest.MonkeyPatch, pace: str) -> None:
+    """The read, then the move with its results and ratings (and, turn-based, its notices) in
+    one statement: no transaction, and the locked path is not taken."""
+    locked = _spy_on_the_locked_path(monkeypatch)
     async with hall_on("postgres") as hall:
         code, ids = await (started_room(hall, "gem-pyramid", "t") if pace == LIVE
                            else _turn_based_room(hall))
@@ -318,14 +324,7 @@ class RenamingEnds(Ends):
 
 async def test_a_rater_the_read_did_not_guess_is_rated_on_the_locked_path(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    locked: list[str] = []
-    write_last = roomcache.RoomCache._write_last
-
-    async def spy(self: roomcache.RoomCache, args: tuple[Any, ...], *rest: Any) -> int | None:
-        locked.append(args[0])
-        return await write_last(self, args, *rest)
-
-    monkeypatch.setattr(roomcache.RoomCache, "_write_last", spy)
+    locked = _spy_on_the_locked_path(monkeypatch)
     async with hall_on("postgres") as hall:
         hall.store.game_end = RenamingEnds()
         code, ids = await started_room(hall, "gem-pyramid", "u")
